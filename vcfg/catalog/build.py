@@ -1,0 +1,31 @@
+"""Build a `Catalog` from a `VllmSource`: the four extractors, put together."""
+
+from __future__ import annotations
+
+from vcfg import __version__
+from vcfg.catalog.configs import extract_configs
+from vcfg.catalog.connectors import extract_connectors
+from vcfg.catalog.envs import extract_env_vars
+from vcfg.catalog.flags import extract_flags
+from vcfg.catalog.model import Catalog
+from vcfg.catalog.source import VllmSource
+from vcfg.errors import VcfgError
+
+
+def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
+    version = version or src.version
+    if not version:
+        raise VcfgError(
+            f"cannot tell the vLLM version of {src.description}",
+            hint="pass --vllm-version X with --source",
+        )
+    configs = extract_configs(src)
+    return Catalog(
+        vllm_version=version,
+        generated_by=f"vcfg {__version__}",
+        source=f"vllm {version}",
+        env_vars=extract_env_vars(src),
+        configs=configs,
+        flags=extract_flags(src, configs),
+        connectors=extract_connectors(src),
+    )

@@ -1,0 +1,68 @@
+"""Regenerate everything derived from vLLM releases: the bundled catalogs.
+
+    python -m vcfg.catalog.generate            # all bundled releases
+    python -m vcfg.catalog.generate 0.33.0     # some
+    python -m vcfg.catalog.generate --check    # exit 1 if a bundled file is stale
+
+Releases are downloaded into the user's cache (``vcfg.catalog.source.from_version``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from vcfg.catalog import store
+from vcfg.catalog.build import build_catalog
+from vcfg.catalog.releases import BUNDLED_RELEASES
+from vcfg.catalog.source import from_version
+from vcfg.errors import VcfgError
+
+GENERATED_BY = "python -m vcfg.catalog.generate"
+
+
+def generate_one(version: str):  # type: ignore[no-untyped-def]
+    cat = build_catalog(from_version(version), version=version)
+    return cat.model_copy(update={"generated_by": GENERATED_BY})
+
+
+def bundled_path(version: str):  # type: ignore[no-untyped-def]
+    return store.BUNDLED_DIR / f"vllm-{version}.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vcfg.catalog.generate")
+    ap.add_argument("versions", nargs="*", help="default: every bundled release")
+    ap.add_argument("--check", action="store_true", help="compare, write nothing")
+    args = ap.parse_args(argv)
+    versions = args.versions or list(BUNDLED_RELEASES)
+    stale = []
+    try:
+        for v in versions:
+            t = time.perf_counter()
+            text = store.dumps(generate_one(v), compact=True)
+            path = bundled_path(v)
+            if args.check:
+                old = path.read_text(encoding="utf-8") if path.exists() else None
+                if old != text:
+                    stale.append(v)
+                print(f"{v}: {'stale' if old != text else 'up to date'}", file=sys.stderr)
+            else:
+                store.write_text(path, text)
+                print(
+                    f"{v}: wrote {path.name} ({len(text) // 1024} KiB, "
+                    f"{time.perf_counter() - t:.2f}s)",
+                    file=sys.stderr,
+                )
+    except VcfgError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if stale:
+        print(f"stale: {' '.join(stale)}; run {GENERATED_BY}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,228 @@
+"""The catalog: facts about one vLLM release, read from its source.
+
+Every fact carries the vLLM file and line it was read from (`Loc`).  Catalogs hold
+facts only (names, types, defaults, choices, constraints, locations): never vLLM's
+prose.  Help texts are read at run time from a vLLM source the user has.
+
+JSON values.  Defaults are stored as the JSON value the real parser would hold:
+tuples and sets become lists, enums their value, ``argparse.SUPPRESS`` its string
+``"==SUPPRESS=="``, a config-class instance ``{"$config": "ClassName"}``, and a value
+that cannot be known statically (platform or torch dependent, random, computed from
+another variable) ``{"$dynamic": "<short description>"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Bumped when the on-disk shape of a catalog changes incompatibly.
+SCHEMA_VERSION = 1
+
+JsonValue = Any
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Loc(_Frozen):
+    """A place in vLLM's source tree, relative to the tree root (``vllm/envs.py``)."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+# --------------------------------------------------------------------------- env vars
+
+#: How vLLM turns the variable's text into a value.  A linter uses this to tell
+#: whether a given value would make vLLM raise (see ``vcfg.catalog.envparse``).
+EnvParse = Literal[
+    "int",  # int(v): "abc", "1.5", "true" raise
+    "float",  # float(v)
+    "bool_int",  # bool(int(v)): "true"/"yes"/"" raise
+    "bool_word",  # v.lower() in truthy (never raises; anything else is False)
+    "str",  # any text
+    "list",  # comma separated list of strings
+    "choices",  # one of `choices` (case_sensitive or not), else ValueError
+    "set_choices",  # comma separated subset of `choices`
+    "json",  # JSON text or a path to a JSON file
+    "port",  # int, and not a URI (Kubernetes service links)
+    "other",  # an idiom vcfg does not model: never judged
+]
+
+
+class EnvVar(_Frozen):
+    name: str
+    type: str = Field(description="Python type from the TYPE_CHECKING stub (or inferred)")
+    default: JsonValue = None
+    parse: EnvParse = "other"
+    choices: Optional[list[str]] = None
+    case_sensitive: bool = True
+    truthy: Optional[list[str]] = Field(
+        default=None, description="for bool_word: the lower-cased values read as True"
+    )
+    can_raise: bool = False
+    reads: list[str] = Field(
+        default_factory=list, description="other variables the parser reads"
+    )
+    loc: Loc
+
+
+# --------------------------------------------------------------------------- configs
+
+
+class Constraint(_Frozen):
+    gt: Optional[float] = None
+    ge: Optional[float] = None
+    lt: Optional[float] = None
+    le: Optional[float] = None
+
+
+class ConfigField(_Frozen):
+    name: str
+    type: str = Field(description="the annotation, type aliases resolved, as text")
+    #: Flattened type members: "int", "float", "str", "bool", "None", "dict", "list[int]",
+    #: "Literal", a config class name, or "object" for anything else.
+    hints: list[str] = Field(default_factory=list)
+    choices: Optional[list[JsonValue]] = None
+    default: JsonValue = None
+    required: bool = False
+    constraint: Optional[Constraint] = None
+    nested: Optional[str] = Field(
+        default=None, description="config class of a nested config-typed field"
+    )
+    init: bool = True
+    init_var: bool = False
+    loc: Loc
+
+
+class ConfigClass(_Frozen):
+    name: str
+    loc: Loc
+    bases: list[str] = Field(default_factory=list)
+    extra_forbid: bool = False
+    fields: list[ConfigField] = Field(default_factory=list)
+
+    def field(self, name: str) -> Optional[ConfigField]:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+
+# --------------------------------------------------------------------------- flags
+
+FlagAction = Literal[
+    "store",
+    "store_true",
+    "store_false",
+    "store_const",
+    "append",
+    "boolean_optional",  # --x / --no-x
+    "enable_disable",  # 0.33+: --enable-x / --disable-x / --no-enable-x
+    "help",
+    "custom",
+]
+
+
+class Flag(_Frozen):
+    #: Every option string the real parser registers for this action, generated
+    #: ``--no-x`` / inverse forms included, in registration order.
+    option_strings: list[str]
+    dest: str
+    #: "int", "float", "str", "json" (json.loads), "config" (a nested config class
+    #: parsed from JSON, see `config_class_of_value`), "human_readable_int",
+    #: "human_readable_int_or_auto", "dict_or_str", "bool" (for nargs="?" bool|str),
+    #: "lower_underscore", "custom:<name>", or None (boolean actions).
+    type: Optional[str] = None
+    optional: bool = Field(default=False, description="'' and 'None' parse to None")
+    nargs: Optional[str | int] = None
+    const: JsonValue = None
+    choices: Optional[list[JsonValue]] = None
+    metavar_choices: Optional[list[JsonValue]] = Field(
+        default=None, description="suggested values shown as metavar, not enforced"
+    )
+    default: JsonValue = None
+    action: FlagAction = "store"
+    group: Optional[str] = None
+    config_class: Optional[str] = None
+    config_field: Optional[str] = None
+    config_class_of_value: Optional[str] = Field(
+        default=None, description="for type='config': the class the JSON value becomes"
+    )
+    deprecated: bool = False
+    required: bool = False
+    positional: bool = False
+    loc: Optional[Loc] = None
+
+    @property
+    def long_name(self) -> str:
+        for s in self.option_strings:
+            if s.startswith("--"):
+                return s
+        return self.option_strings[0] if self.option_strings else self.dest
+
+
+# --------------------------------------------------------------------------- connectors
+
+
+class ExtraKey(_Frozen):
+    name: str
+    default: JsonValue = None
+    has_default: bool = True
+    type: Optional[str] = Field(default=None, description="int/float/bool/str if coerced")
+    loc: Loc
+
+
+class Connector(_Frozen):
+    name: str
+    module: str
+    class_name: str
+    loc: Loc = Field(description="the register_connector call")
+    source_file: Optional[str] = None
+    extra_keys: list[ExtraKey] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- catalog
+
+
+class Catalog(_Frozen):
+    schema_version: int = SCHEMA_VERSION
+    vllm_version: str
+    generated_by: str = ""
+    source: str = Field(default="", description="what it was built from (no local paths)")
+    env_vars: list[EnvVar] = Field(default_factory=list)
+    configs: list[ConfigClass] = Field(default_factory=list)
+    flags: list[Flag] = Field(default_factory=list)
+    connectors: list[Connector] = Field(default_factory=list)
+
+    # Lookups are built lazily; the model is frozen, so cache on the instance dict.
+    def _index(self, key: str, build):  # type: ignore[no-untyped-def]
+        cache = self.__dict__.setdefault("_vcfg_index", {})
+        if key not in cache:
+            cache[key] = build()
+        return cache[key]
+
+    def env(self, name: str) -> Optional[EnvVar]:
+        return self._index("env", lambda: {e.name: e for e in self.env_vars}).get(name)
+
+    def config(self, name: str) -> Optional[ConfigClass]:
+        return self._index("cfg", lambda: {c.name: c for c in self.configs}).get(name)
+
+    def flag(self, option_string: str) -> Optional[Flag]:
+        def build():  # type: ignore[no-untyped-def]
+            out: dict[str, Flag] = {}
+            for f in self.flags:
+                for s in f.option_strings:
+                    out.setdefault(s, f)
+            return out
+
+        return self._index("flag", build).get(option_string)
+
+    def connector(self, name: str) -> Optional[Connector]:
+        return self._index("conn", lambda: {c.name: c for c in self.connectors}).get(name)

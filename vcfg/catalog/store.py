@@ -1,0 +1,181 @@
+"""Where catalogs live: bundled with vcfg (one per minor release, newest patch), or
+built by the user into their cache.  Loading one is a file read and a pydantic
+validation: a few milliseconds, no vLLM involved.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+from vcfg.catalog.model import SCHEMA_VERSION, Catalog
+from vcfg.catalog.source import cache_dir
+from vcfg.errors import VcfgError
+
+BUNDLED_DIR = Path(__file__).parent / "data" / "catalogs"
+_FILE_RE = re.compile(r"^vllm-(.+)\.json(\.gz)?$")
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Sort key for release numbers: ``0.10.1.1`` > ``0.10.1`` > ``0.10.0``."""
+    parts = re.findall(r"\d+", version.split("+", 1)[0])
+    if not parts:
+        raise VcfgError(f"{version!r} is not a vLLM release number", hint="e.g. 0.33.0")
+    return tuple(int(p) for p in parts)
+
+
+def _catalog_files(folder: Path) -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    if folder.is_dir():
+        for p in folder.iterdir():
+            m = _FILE_RE.match(p.name)
+            if m:
+                out[m.group(1)] = p
+    return out
+
+
+def user_catalog_dir() -> Path:
+    return cache_dir() / "catalogs"
+
+
+def bundled_versions() -> list[str]:
+    return sorted(_catalog_files(BUNDLED_DIR), key=version_key)
+
+
+def user_versions() -> list[str]:
+    return sorted(_catalog_files(user_catalog_dir()), key=version_key)
+
+
+def newest_bundled() -> str:
+    versions = bundled_versions()
+    if not versions:
+        raise VcfgError("vcfg has no bundled catalogs (a broken install?)")
+    return versions[-1]
+
+
+def resolve_version(version: str) -> tuple[str, Optional[Path], Optional[str]]:
+    """Map a requested release to (catalog version, file, note).
+
+    Exact matches win (bundled, then the user's cache).  A patch release without a
+    catalog uses the bundled catalog of the same minor release, else the nearest
+    lower bundled release, with a note saying so.
+    """
+    key = version_key(version)
+    bundled = _catalog_files(BUNDLED_DIR)
+    user = _catalog_files(user_catalog_dir())
+    for table in (bundled, user):
+        for v, p in table.items():
+            if version_key(v) == key:
+                return v, p, None
+    if not bundled:
+        raise VcfgError("vcfg has no bundled catalogs (a broken install?)")
+    ordered = sorted(bundled, key=version_key)
+    same_minor = [v for v in ordered if version_key(v)[:2] == key[:2]]
+    lower = [v for v in ordered if version_key(v) <= key]
+    if same_minor:
+        chosen = same_minor[-1]
+    elif lower:
+        chosen = lower[-1]
+    else:
+        raise VcfgError(
+            f"no catalog for vllm {version}: the oldest bundled release is {ordered[0]}",
+            hint=f"build one with `vcfg catalog build --vllm-version {version}`",
+        )
+    if key > version_key(ordered[-1]) and key[:2] != version_key(ordered[-1])[:2]:
+        note = (
+            f"vllm {version} is newer than every bundled catalog; using {chosen} "
+            f"(build one with `vcfg catalog build --vllm-version {version}`)"
+        )
+    else:
+        note = f"no catalog for vllm {version}; using the catalog of {chosen}"
+    return chosen, bundled[chosen], note
+
+
+def read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+        return data.decode("utf-8")
+    except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError) as e:
+        raise VcfgError(f"cannot read catalog {path}: {e}") from e
+
+
+def parse(text: str, origin: str) -> Catalog:
+    from pydantic import ValidationError
+
+    try:
+        cat = Catalog.model_validate_json(text)
+    except ValidationError as e:
+        raise VcfgError(
+            f"{origin} is not a vcfg catalog: {e.error_count()} problem(s), "
+            f"first at {'.'.join(str(x) for x in e.errors()[0]['loc'])}"
+        ) from e
+    if cat.schema_version != SCHEMA_VERSION:
+        raise VcfgError(
+            f"{origin} has catalog schema {cat.schema_version}, this vcfg reads {SCHEMA_VERSION}",
+            hint="rebuild it with `vcfg catalog build`",
+        )
+    return cat
+
+
+@lru_cache(maxsize=64)
+def _load_path(path: str) -> Catalog:
+    return parse(read_text(Path(path)), path)
+
+
+def load(version: Optional[str] = None) -> tuple[Catalog, Optional[str]]:
+    """The catalog for ``version`` (default: the newest bundled) and a note, if the
+    catalog is for another release than the one asked for."""
+    if version is None:
+        version = newest_bundled()
+    chosen, path, note = resolve_version(version)
+    assert path is not None
+    return _load_path(str(path)), note
+
+
+def load_exact(version: str) -> Catalog:
+    chosen, path, note = resolve_version(version)
+    if note is not None or path is None:
+        raise VcfgError(f"no catalog for vllm {version}")
+    return _load_path(str(path))
+
+
+def history_between(old: str, new: str) -> list[Catalog]:
+    """Bundled catalogs from ``old`` to ``new`` inclusive, oldest first: used to say in
+    which release something appeared or disappeared."""
+    lo, hi = sorted((version_key(old), version_key(new)))
+    out = []
+    for v in bundled_versions():
+        if lo <= version_key(v) <= hi:
+            out.append(_load_path(str(_catalog_files(BUNDLED_DIR)[v])))
+    return out
+
+
+def dumps(cat: Catalog, indent: Optional[int] = None, compact: bool = False) -> str:
+    """JSON text of a catalog.  ``compact`` leaves out values equal to the model's
+    defaults (used for the bundled files); loading restores them."""
+    return cat.model_dump_json(indent=indent, exclude_defaults=compact)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    p = Path(path)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if p.suffix == ".gz":
+            p.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+        else:
+            p.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise VcfgError(f"cannot write {p}: {e}") from e
+
+
+def save_user_catalog(cat: Catalog) -> Path:
+    path = user_catalog_dir() / f"vllm-{cat.vllm_version}.json"
+    write_text(path, dumps(cat, compact=True))
+    _load_path.cache_clear()
+    return path
