@@ -1,0 +1,126 @@
+"""Project configuration: ``[tool.vcfg]`` in pyproject.toml, or a ``.vcfg.toml``
+(top-level keys), found in the current directory or the nearest parent.
+
+    [tool.vcfg]
+    vllm-version = "0.13.0"          # the release the scripts target
+    select = ["VC0", "VC1"]          # codes or prefixes; default: all
+    ignore = ["VC104"]
+    allowed-env = ["VLLM_MY_SITE_FLAG"]   # variables not to report as unknown
+    knowledge = ["ops/vcfg-packs"]   # extra knowledge-pack folders, relative to the file
+
+    [tool.vcfg.per-file-ignores]
+    "legacy/*.sh" = ["VC001"]
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from vcfg.errors import VcfgError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge"}
+
+
+@dataclass
+class LintConfig:
+    vllm_version: Optional[str] = None
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    allowed_env: list[str] = field(default_factory=list)
+    knowledge: list[Path] = field(default_factory=list)
+    path: Optional[Path] = None
+
+    def enabled(self, code: str, file: Optional[str] = None) -> bool:
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        if any(code.startswith(p) for p in self.ignore):
+            return False
+        if file is not None:
+            for pattern, codes in self.per_file_ignores.items():
+                if fnmatch.fnmatch(file, pattern) or fnmatch.fnmatch(Path(file).name, pattern):
+                    if any(code.startswith(p) for p in codes):
+                        return False
+        return True
+
+
+def _codes(value: Any, where: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise VcfgError(f"{where}: expected a list of rule codes")
+    return [v.strip().upper() for v in value]
+
+
+def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
+    unknown = set(table) - _KEYS
+    if unknown:
+        raise VcfgError(
+            f"{origin}: unknown vcfg setting(s): {', '.join(sorted(unknown))}",
+            hint=f"known settings: {', '.join(sorted(_KEYS))}",
+        )
+    cfg = LintConfig(path=origin)
+    if "vllm-version" in table:
+        if not isinstance(table["vllm-version"], str):
+            raise VcfgError(f"{origin}: vllm-version must be a string like \"0.13.0\"")
+        cfg.vllm_version = table["vllm-version"]
+    cfg.select = _codes(table.get("select", []), f"{origin}: select")
+    cfg.ignore = _codes(table.get("ignore", []), f"{origin}: ignore")
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict):
+        raise VcfgError(f"{origin}: per-file-ignores must be a table of glob = [codes]")
+    cfg.per_file_ignores = {k: _codes(v, f"{origin}: per-file-ignores.{k}") for k, v in pfi.items()}
+    env = table.get("allowed-env", [])
+    if not isinstance(env, list) or not all(isinstance(v, str) for v in env):
+        raise VcfgError(f"{origin}: allowed-env must be a list of variable names")
+    cfg.allowed_env = env
+    kn = table.get("knowledge", [])
+    if not isinstance(kn, list) or not all(isinstance(v, str) for v in kn):
+        raise VcfgError(f"{origin}: knowledge must be a list of folders")
+    cfg.knowledge = [(origin.parent / k) for k in kn]
+    return cfg
+
+
+def load_config(start: Optional[Path] = None, explicit: Optional[Path] = None) -> LintConfig:
+    """The config in ``explicit``, else the nearest ``.vcfg.toml`` or pyproject.toml
+    with a ``[tool.vcfg]`` table at or above ``start``; else defaults."""
+    if explicit is not None:
+        return _read(explicit, required=True) or LintConfig()
+    here = (start or Path.cwd()).resolve()
+    for folder in [here, *here.parents]:
+        for name in (".vcfg.toml", "pyproject.toml"):
+            p = folder / name
+            if p.is_file():
+                cfg = _read(p, required=False)
+                if cfg is not None:
+                    return cfg
+    return LintConfig()
+
+
+def _read(p: Path, required: bool) -> Optional[LintConfig]:
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError as e:
+        raise VcfgError(f"{p}: no such file") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise VcfgError(f"cannot read {p}: {e}") from e
+    except tomllib.TOMLDecodeError as e:
+        raise VcfgError(f"{p}: invalid TOML: {e}") from e
+    if p.name == "pyproject.toml":
+        table = data.get("tool", {}).get("vcfg")
+        if table is None:
+            return None if not required else LintConfig(path=p)
+    else:
+        table = data
+    if not isinstance(table, dict):
+        raise VcfgError(f"{p}: [tool.vcfg] must be a table")
+    return from_table(table, p)

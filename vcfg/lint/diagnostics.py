@@ -1,0 +1,98 @@
+"""One frozen `Diagnostic` for every finding, parse problems included."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Optional
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A range in a file; lines and columns are 1-based, ``end_column`` exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @staticmethod
+    def point(path: str, line: int, column: int = 1) -> "Span":
+        return Span(path, line, column, line, column + 1)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A replacement the user may apply: ``span`` becomes ``replacement``."""
+
+    span: Span
+    replacement: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    help: Optional[str] = None
+    notes: tuple[str, ...] = ()
+    fix: Optional[Fix] = None
+    name: str = ""
+
+    def sort_key(self) -> tuple[Any, ...]:
+        s = self.span
+        return (s.path, s.line, s.column, self.code, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.span
+        out: dict[str, Any] = {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity,
+            "message": self.message,
+            "help": self.help,
+            "path": s.path,
+            "line": s.line,
+            "column": s.column,
+            "end_line": s.end_line,
+            "end_column": s.end_column,
+        }
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if self.fix:
+            out["fix"] = {
+                "replacement": self.fix.replacement,
+                "description": self.fix.description,
+                "line": self.fix.span.line,
+                "column": self.fix.span.column,
+                "end_line": self.fix.span.end_line,
+                "end_column": self.fix.span.end_column,
+            }
+        return out
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    launches: int = 0
+    vllm_version: str = ""
+    version_note: Optional[str] = None
+    counts: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "files": self.files,
+            "launches": self.launches,
+            "vllm_version": self.vllm_version,
+            "errors": self.counts["error"],
+            "warnings": self.counts["warning"],
+            "infos": self.counts["info"],
+        }
+        if self.version_note:
+            out["version_note"] = self.version_note
+        return out

@@ -1,0 +1,59 @@
+"""The record every rule module exports as ``RULE``.
+
+A rule is one module under ``vcfg/lint/rules/``: a ``RULE = Rule(...)`` value and one
+``check(ctx)`` generator of `Diagnostic`s.  ``scope`` says what ``check`` receives:
+``"launch"`` one `LaunchContext` per vLLM launch, ``"file"`` one `FileContext` per
+linted file, ``"run"`` one `RunContext` for everything linted together (prefill/decode
+pairs, port collisions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Optional
+
+from vcfg.lint.diagnostics import Diagnostic, Fix, Severity, Span
+
+Scope = Literal["launch", "file", "run"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str  # "VC001": stable, never reused
+    name: str  # "unknown-flag": kebab-case, stable
+    summary: str  # one line, lowercase
+    severity: Severity
+    scope: Scope = "launch"
+    #: vLLM releases the rule applies to, as a range (">=0.16"); None: all
+    versions: Optional[str] = None
+    #: docs page material, in our words
+    why: str = ""
+    when_vllm_fails: str = ""
+    example: str = ""
+    use_instead: str = ""
+    #: the file kind of ``example``/``use_instead``: "sh" or "yaml"
+    example_kind: str = "sh"
+
+    def diag(
+        self,
+        span: Span,
+        message: str,
+        help: Optional[str] = None,
+        notes: tuple[str, ...] = (),
+        fix: Optional[Fix] = None,
+        severity: Optional[Severity] = None,
+    ) -> Diagnostic:
+        return Diagnostic(
+            code=self.code,
+            name=self.name,
+            severity=severity or self.severity,
+            message=message,
+            span=span,
+            help=help,
+            notes=notes,
+            fix=fix,
+        )
+
+    @property
+    def slug(self) -> str:
+        return f"{self.code}-{self.name}"

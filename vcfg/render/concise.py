@@ -1,0 +1,31 @@
+"""``path:line:col: CODE message`` one finding per line, like ruff's concise output."""
+
+from __future__ import annotations
+
+from vcfg.lint.diagnostics import Diagnostic, Summary
+
+
+def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -> str:
+    lines = [
+        f"{d.span.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}"
+        for d in diags
+    ]
+    lines.append(summary_line(summary))
+    return "\n".join(lines)
+
+
+def summary_line(s: Summary) -> str:
+    c = s.counts
+    found = (
+        "no problems"
+        if not any(c.values())
+        else ", ".join(
+            f"{n} {k}{'s' if n != 1 else ''}" for k, n in (("error", c["error"]), ("warning", c["warning"]), ("info", c["info"])) if n
+        )
+    )
+    note = f" ({s.version_note})" if s.version_note else ""
+    return (
+        f"{found} in {s.files} file{'s' if s.files != 1 else ''}, "
+        f"{s.launches} vLLM launch{'es' if s.launches != 1 else ''}; "
+        f"checked against vllm {s.vllm_version}{note}"
+    )

@@ -1,0 +1,31 @@
+"""GitHub Actions workflow commands: ``::error file=...,line=...,col=...::message``."""
+
+from __future__ import annotations
+
+from vcfg.lint.diagnostics import Diagnostic, Summary
+from vcfg.render.concise import summary_line
+
+_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_prop(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -> str:
+    out = []
+    for d in diags:
+        s = d.span
+        props = (
+            f"file={_escape_prop(s.path)},line={s.line},col={s.column},"
+            f"endLine={s.end_line},endColumn={s.end_column},"
+            f"title={_escape_prop(f'{d.code} {d.name}')}"
+        )
+        msg = d.message + (f"\nhelp: {d.help}" if d.help else "")
+        out.append(f"::{_LEVEL[d.severity]} {props}::{_escape_data(msg)}")
+    out.append(summary_line(summary))
+    return "\n".join(out)
