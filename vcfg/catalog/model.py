@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 #: Bumped when the on-disk shape of a catalog changes incompatibly.
 SCHEMA_VERSION = 1
@@ -28,10 +28,25 @@ class _Frozen(BaseModel):
 
 
 class Loc(_Frozen):
-    """A place in vLLM's source tree, relative to the tree root (``vllm/envs.py``)."""
+    """A place in vLLM's source tree, relative to the tree root (``vllm/envs.py``).
+
+    Serialised as one string ``"vllm/envs.py:123"``: catalogs hold thousands of them,
+    and the compact form keeps bundled catalogs small and fast to load."""
 
     file: str
     line: int
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            file, _, line = value.rpartition(":")
+            return {"file": file, "line": int(line) if line.isdigit() else 0}
+        return value
+
+    @model_serializer
+    def _to_text(self) -> str:
+        return f"{self.file}:{self.line}"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
