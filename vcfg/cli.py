@@ -61,30 +61,39 @@ def catalog() -> None:
 @click.option("--vllm-version", "version", help="a release number; downloaded if not cached")
 @click.option("--source", "source", type=click.Path(), help="a vLLM source tree")
 @click.option("--wheel", "wheel", type=click.Path(), help="a vLLM wheel file")
-@click.option("-o", "--output", type=click.Path(), help="write the catalog JSON here")
+@click.option(
+    "-o", "--output", type=click.Path(), help="write the catalog here ('-' for stdout) "
+    "instead of vcfg's cache"
+)
 def catalog_build(
     version: Optional[str], source: Optional[str], wheel: Optional[str], output: Optional[str]
 ) -> None:
-    """Build a catalog from vLLM's source (installed vLLM when nothing is named)."""
+    """Build a catalog from vLLM's source (the installed vLLM when nothing is named).
+
+    Without -o the catalog goes to vcfg's cache, where lint, explain and schema find it
+    by its version.
+    """
     from vcfg.catalog import store
     from vcfg.catalog.build import build_catalog
     from vcfg.catalog.source import open_source
 
-    if sum(x is not None for x in (source, wheel)) > 1:
+    if source and wheel:
         raise click.UsageError("give at most one of --source and --wheel")
     src = open_source(source=source, wheel=wheel, version=None if (source or wheel) else version)
     cat = build_catalog(src, version=version if (source or wheel) else None)
-    text = store.dumps(cat)
+    summary = (
+        f"vllm {cat.vllm_version}: {len(cat.flags)} flags, {len(cat.env_vars)} env vars, "
+        f"{len(cat.configs)} config classes, {len(cat.connectors)} connectors"
+    )
+    if output == "-":
+        click.echo(store.dumps(cat, indent=2))
+        return
     if output:
-        store.write_text(output, text)
-        click.echo(
-            f"wrote {output}: vllm {cat.vllm_version}, {len(cat.flags)} flags, "
-            f"{len(cat.env_vars)} env vars, {len(cat.configs)} config classes, "
-            f"{len(cat.connectors)} connectors",
-            err=True,
-        )
+        store.write_text(output, store.dumps(cat, indent=2))
+        click.echo(f"wrote {output}: {summary}", err=True)
     else:
-        click.echo(text)
+        path = store.save_user_catalog(cat)
+        click.echo(f"wrote {path}: {summary}", err=True)
 
 
 @catalog.command("list")
@@ -142,3 +151,112 @@ def catalog_diff(old: str, new: str, fmt: str) -> None:
 
 # --------------------------------------------------------------------- other commands
 # (bench, launch, lint, explain, schema: added by their issues, below this line)
+
+
+# ------------------------------------------------------------------------------ bench
+
+
+def _slo_options(f: Any) -> Any:
+    f = click.option(
+        "--slo-itl-ms", type=float, help="ITL objective (ms): verdict on the mean ITL"
+    )(f)
+    f = click.option(
+        "--slo-ttft-ms", type=float, help="TTFT objective (ms): verdict on the mean TTFT"
+    )(f)
+    f = click.option(
+        "--slo-tpot-ms",
+        type=float,
+        default=50.0,
+        show_default=True,
+        help="TPOT objective (ms): verdict on the mean TPOT",
+    )(f)
+    return f
+
+
+@main.group(cls=_Group)
+def bench() -> None:
+    """Read `vllm bench serve` results (text report or --save-result JSON) and judge them."""
+
+
+@bench.command("analyze")
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@_slo_options
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="write a PNG of the TTFT and TPOT distributions (needs per-request data "
+    "and the 'plot' extra)",
+)
+def bench_analyze(
+    files: tuple[str, ...],
+    slo_tpot_ms: float,
+    slo_ttft_ms: Optional[float],
+    slo_itl_ms: Optional[float],
+    fmt: str,
+    plot_path: Optional[str],
+) -> None:
+    """Derived metrics, verdicts and warnings for each result in FILES.
+
+    Exit 1 when a verdict fails, 0 otherwise.
+    """
+    from vcfg.bench import Slos, analyze_files
+    from vcfg.bench import render as bench_render
+
+    slos = Slos(tpot_ms=slo_tpot_ms, ttft_ms=slo_ttft_ms, itl_ms=slo_itl_ms)
+    analyses = analyze_files(list(files), slos)
+    if plot_path:
+        from vcfg.bench.plot import plot_distributions
+
+        shown = plot_distributions(analyses, plot_path)
+        click.echo(f"wrote {plot_path} ({shown} result(s))", err=True)
+    if fmt == "json":
+        docs = [a.to_json() for a in analyses]
+        echo_json(docs[0] if len(docs) == 1 else docs)
+    elif fmt == "markdown":
+        click.echo(bench_render.render_markdowns(analyses), nl=False)
+    else:
+        click.echo(bench_render.render_texts(analyses), nl=False)
+    sys.exit(EXIT_FINDINGS if any(a.failed for a in analyses) else EXIT_OK)
+
+
+@bench.command("compare")
+@click.argument("a", type=click.Path(allow_dash=True))
+@click.argument("b", type=click.Path(allow_dash=True))
+@_slo_options
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
+)
+def bench_compare(
+    a: str,
+    b: str,
+    slo_tpot_ms: float,
+    slo_ttft_ms: Optional[float],
+    slo_itl_ms: Optional[float],
+    fmt: str,
+) -> None:
+    """Two results side by side, with the ratio B/A for each metric."""
+    from vcfg.bench import Slos, analyze_files
+    from vcfg.bench import render as bench_render
+    from vcfg.bench.compare import compare
+
+    slos = Slos(tpot_ms=slo_tpot_ms, ttft_ms=slo_ttft_ms, itl_ms=slo_itl_ms)
+    sides = []
+    for path in (a, b):
+        found = analyze_files([path], slos)
+        if len(found) != 1:
+            raise VcfgError(
+                f"{path} holds {len(found)} results; compare takes one per side",
+                hint="split the file, or use `vcfg bench analyze` to see them all",
+            )
+        sides.append(found[0])
+    c = compare(sides[0], sides[1])
+    if fmt == "json":
+        echo_json(c.to_json())
+    elif fmt == "markdown":
+        click.echo(bench_render.render_compare_markdown(c), nl=False)
+    else:
+        click.echo(bench_render.render_compare_text(c), nl=False)
