@@ -1,0 +1,546 @@
+"""Knowledge packs: reviewed facts about vLLM that its source does not state.
+
+The catalogs (``vcfg.catalog.model``) are generated from vLLM's source.  Some facts
+a linter needs are not in that source, or only as behaviour spread over several
+files: which release removed a flag and what replaced it, which ``kv_role`` a
+connector expects on a decode instance, which extra-config keys must be JSON
+strings, which ports a connector binds, which environment variables a plugin
+reads.  They live in small TOML files, each entry with its sources and the vLLM
+versions it holds for.  The format is documented in ``docs/knowledge-packs.md``.
+
+``load_packs()`` reads the bundled packs (``data/knowledge/*.toml``) and any
+user directories; later packs take precedence, so a user pack can correct a
+bundled entry.  Nothing here imports vLLM.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Literal, Optional, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from vcfg.catalog.versions import VersionRange, is_version, parse_range, parse_version
+from vcfg.errors import VcfgError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+BUNDLED_DIR = Path(__file__).parent / "data" / "knowledge"
+
+KVRole = Literal["kv_producer", "kv_consumer", "kv_both"]
+JsonType = Literal["string", "integer", "number", "boolean", "array", "object", "null"]
+RemovedKind = Literal["flag", "env", "config_field", "connector"]
+
+#: Accepted forms of a source citation (see docs/knowledge-packs.md).
+SOURCE_FORMS: dict[str, re.Pattern[str]] = {
+    # a file (and line) in a vLLM release: vllm@0.20.0:vllm/envs.py:120
+    "vllm": re.compile(r"^vllm@(?P<version>[^:\s]+):(?P<path>vllm/[\w./-]+\.py)(?::(?P<line>\d+)(?:-\d+)?)?$"),
+    # an issue or pull request: vllm-project/vllm#23283
+    "issue": re.compile(r"^[\w.-]+/[\w.-]+#\d+$"),
+    # a file in another repository, optionally at a commit: owner/repo:path[@commit][:line]
+    "repo_file": re.compile(r"^[\w.-]+/[\w.-]+:[\w./-]+(?:@[0-9a-f]{7,40})?(?::\d+(?:-\d+)?)?$"),
+    # a web page
+    "url": re.compile(r"^https?://\S+$"),
+    # vcfg's own research notes: research:vllm-config-surface.md#6.3
+    "research": re.compile(r"^research:[\w.-]+\.md(?:#[\w.-]+)?$"),
+}
+
+
+def source_form(source: str) -> Optional[str]:
+    """Which citation form ``source`` is written in, or None."""
+    for name, pattern in SOURCE_FORMS.items():
+        m = pattern.match(source)
+        if m and (name != "vllm" or is_version(m.group("version"))):
+            return name
+    return None
+
+
+# --------------------------------------------------------------------------- models
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _check_range(value: str) -> str:
+    try:
+        parse_range(value)
+    except VcfgError as e:
+        raise ValueError(str(e)) from None
+    return value
+
+
+def _check_version(value: Optional[str]) -> Optional[str]:
+    if value is not None and not is_version(value):
+        raise ValueError(f"{value!r} is not a version number (e.g. 0.33.0)")
+    return value
+
+
+def _check_sources(values: list[str]) -> list[str]:
+    if not values:
+        raise ValueError("at least one source is required")
+    bad = [s for s in values if source_form(s) is None]
+    if bad:
+        raise ValueError(
+            f"unrecognised source {bad[0]!r}: use vllm@<version>:<path>[:line], "
+            "<owner>/<repo>#<n>, <owner>/<repo>:<path>, a URL, or research:<file>.md#<section>"
+        )
+    return values
+
+
+class _Versioned(_Model):
+    """An entry that holds for a range of vLLM versions, with its sources."""
+
+    versions: str = Field(description='the vLLM versions it holds for, e.g. ">=0.10,<0.24"')
+    sources: list[str]
+
+    @field_validator("versions")
+    @classmethod
+    def _v_versions(cls, v: str) -> str:
+        return _check_range(v)
+
+    @field_validator("sources")
+    @classmethod
+    def _v_sources(cls, v: list[str]) -> list[str]:
+        return _check_sources(v)
+
+    @property
+    def range(self) -> VersionRange:
+        return parse_range(self.versions)
+
+    def holds_for(self, version: Optional[str]) -> bool:
+        return version is None or parse_version(version) in self.range
+
+
+class _OptionallyVersioned(_Model):
+    """A part of a larger entry: narrower versions and extra sources are optional."""
+
+    versions: Optional[str] = None
+    sources: list[str] = Field(default_factory=list)
+
+    @field_validator("versions")
+    @classmethod
+    def _v_versions(cls, v: Optional[str]) -> Optional[str]:
+        return None if v is None else _check_range(v)
+
+    @field_validator("sources")
+    @classmethod
+    def _v_sources(cls, v: list[str]) -> list[str]:
+        return _check_sources(v) if v else v
+
+    def holds_for(self, version: Optional[str]) -> bool:
+        return version is None or self.versions is None or parse_version(version) in parse_range(self.versions)
+
+
+class RemovedEntry(_Versioned):
+    """A flag, environment variable, config field or connector that vLLM removed."""
+
+    kind: RemovedKind
+    #: ``--flag``, ``VLLM_VAR``, ``Class.field`` or a connector name
+    name: str
+    aliases: list[str] = Field(default_factory=list, description="spellings removed with it")
+    #: the first checked release without it; ``versions`` must contain it
+    removed_in: str
+    #: the last checked release that still had it; None if no checked release had it
+    last_present: Optional[str] = None
+    deprecated_in: Optional[str] = None
+    replacement: list[str] = Field(default_factory=list)
+    note: str = Field(min_length=1, description="one line, in vcfg's words")
+
+    @field_validator("removed_in", "last_present", "deprecated_in")
+    @classmethod
+    def _v_version(cls, v: Optional[str]) -> Optional[str]:
+        return _check_version(v)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "RemovedEntry":
+        rng = parse_range(self.versions)
+        if parse_version(self.removed_in) not in rng:
+            raise ValueError(f"versions {self.versions!r} must contain removed_in {self.removed_in}")
+        if self.last_present is not None:
+            if parse_version(self.last_present) >= parse_version(self.removed_in):
+                raise ValueError("last_present must be older than removed_in")
+            if parse_version(self.last_present) in rng:
+                raise ValueError(
+                    f"versions {self.versions!r} must not contain last_present {self.last_present}"
+                )
+        return self
+
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+
+class RoleFacts(_OptionallyVersioned):
+    """How a connector uses ``kv_role``."""
+
+    #: roles that work on the instance the proxy sends prefills to
+    prefill: list[KVRole] = Field(default_factory=list)
+    #: roles that work on a decode instance
+    decode: list[KVRole] = Field(default_factory=list)
+    #: False when the connector never looks at kv_role (direction comes per request)
+    reads_role: bool = True
+    #: roles the connector accepts but warns about
+    deprecated: list[KVRole] = Field(default_factory=list)
+    note: str = ""
+
+
+class KeyFact(_OptionallyVersioned):
+    """A ``kv_connector_extra_config`` key, beyond what the source scan finds."""
+
+    name: str
+    required: bool = False
+    #: when the key is needed only under a condition (our words)
+    required_when: Optional[str] = None
+    #: JSON types that work; e.g. ["string"] for a value vLLM concatenates to a str
+    json_types: list[JsonType] = Field(default_factory=list)
+    choices: Optional[list[Any]] = None
+    case_sensitive: bool = True
+    #: two instances on one host must not share the value
+    unique_per_host: bool = False
+    note: str = ""
+
+
+PortOffset = Literal[
+    "none",  # the base port itself, once per instance
+    "world_rank",  # base + rank for every worker of the instance (TP*PP ports)
+    "dp_rank",  # base + data-parallel rank
+    "dp_index",  # base + data-parallel index
+    "dp_rank_times_tp_plus_tp_rank",  # base + dp_rank*TP + tp_rank, every TP worker
+    "dp_index_times_tp_plus_tp_rank",  # base + dp_index*TP + tp_rank, every TP worker
+]
+
+
+class PortFact(_OptionallyVersioned):
+    """A port a connector binds."""
+
+    name: str
+    #: where the base port comes from: ``config:kv_port``, ``env:VLLM_X``, ``extra:key``
+    base: str = Field(pattern=r"^(config|env|extra):[A-Za-z_][\w.]*$")
+    default: Optional[int] = None
+    offset: PortOffset = "none"
+    #: which address it binds: e.g. "0.0.0.0", "env:VLLM_HOST_IP", "env:VLLM_NIXL_SIDE_CHANNEL_HOST"
+    host: Optional[str] = None
+    note: str = ""
+
+
+class PythonPackage(_Model):
+    #: the name a connector imports
+    import_name: str
+    #: the distribution to install, when it differs or is worth naming
+    pip: Optional[str] = None
+    note: str = ""
+
+
+class ConnectorFacts(_Versioned):
+    """Facts about one KV connector (in-tree or from a plugin)."""
+
+    name: str
+    #: other names registered for the same class
+    aliases: list[str] = Field(default_factory=list)
+    #: the plugin that registers it; None for vLLM's own connectors
+    plugin: Optional[str] = None
+    roles: list[RoleFacts] = Field(default_factory=list)
+    keys: list[KeyFact] = Field(default_factory=list)
+    ports: list[PortFact] = Field(default_factory=list)
+    #: what the proxy in front must do (our words)
+    proxy: Optional[str] = None
+    #: proxy scripts known to work with it (file names)
+    proxy_scripts: list[str] = Field(default_factory=list)
+    #: proxy scripts known not to work with it
+    incompatible_proxies: list[str] = Field(default_factory=list)
+    python_packages: list[PythonPackage] = Field(default_factory=list)
+    #: each inner list: at least one of these environment variables must be set
+    env_any_of: list[list[str]] = Field(default_factory=list)
+    note: str = ""
+
+    def key(self, name: str) -> Optional[KeyFact]:
+        return next((k for k in self.keys if k.name == name), None)
+
+    def for_version(self, version: Optional[str]) -> "ConnectorFacts":
+        """A copy holding only the roles, keys and ports that hold for ``version``."""
+        return self.model_copy(
+            update={
+                "roles": [r for r in self.roles if r.holds_for(version)],
+                "keys": [k for k in self.keys if k.holds_for(version)],
+                "ports": [p for p in self.ports if p.holds_for(version)],
+            }
+        )
+
+
+EnvType = Literal["bool", "int", "float", "str", "path", "list"]
+
+
+class PluginEnv(_Model):
+    """An environment variable a plugin reads."""
+
+    name: str
+    type: EnvType
+    #: for bool: the (lower-cased) values read as true; anything else is false
+    truthy: Optional[list[str]] = None
+    #: the value in effect when unset (None: unset means "not used")
+    default: Any = None
+    meaning: str = Field(min_length=1, description="one line, in vcfg's words")
+    sources: list[str] = Field(default_factory=list)
+
+    @field_validator("sources")
+    @classmethod
+    def _v_sources(cls, v: list[str]) -> list[str]:
+        return _check_sources(v)
+
+
+class Plugin(_Versioned):
+    """A vLLM plugin package: how it is enabled and what it reads."""
+
+    name: str
+    #: the Python package it installs (``import`` name)
+    package: str
+    pip: Optional[str] = None
+    #: entry-point group -> entry name, e.g. {"vllm.general_plugins" = "fl"}
+    entry_points: dict[str, str] = Field(default_factory=dict)
+    env: list[PluginEnv] = Field(default_factory=list)
+    #: the connectors it registers (their facts are [[connector]] entries with plugin = name)
+    connectors: list[str] = Field(default_factory=list)
+    note: str = ""
+
+    @property
+    def plugin_names(self) -> list[str]:
+        """The names ``VLLM_PLUGINS`` must list for this plugin to load."""
+        return sorted(set(self.entry_points.values()))
+
+    def env_var(self, name: str) -> Optional[PluginEnv]:
+        return next((e for e in self.env if e.name == name), None)
+
+
+class PackMeta(_Model):
+    name: str
+    description: str = ""
+
+
+class PackFile(_Model):
+    """One TOML file."""
+
+    pack: Optional[PackMeta] = None
+    removed: list[RemovedEntry] = Field(default_factory=list)
+    connector: list[ConnectorFacts] = Field(default_factory=list)
+    plugin: list[Plugin] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass(frozen=True)
+class Pack:
+    path: Path
+    bundled: bool
+    content: PackFile
+
+    @property
+    def label(self) -> str:
+        return self.path.name if self.bundled else str(self.path)
+
+
+def _error_place(raw: Any, loc: Sequence[Any]) -> str:
+    """``connector[0] ('A').keys[1] ('x').json_types[0]`` for an error located at
+    ('connector', 0, 'keys', 1, 'json_types', 0): names help find the entry."""
+    out = ""
+    node: Any = raw
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                node = None
+            if isinstance(node, dict) and isinstance(node.get("name"), str):
+                out += f" ({node['name']!r})"
+        else:
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out or "top level"
+
+
+def read_pack(path: Path, *, bundled: bool = False) -> Pack:
+    """Parse and validate one pack file; every problem is a VcfgError naming the file."""
+    label = path.name if bundled else str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise VcfgError(f"{label}: cannot read knowledge pack ({e.strerror or e})") from e
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise VcfgError(f"{label}: knowledge pack is not UTF-8 text") from e
+    except tomllib.TOMLDecodeError as e:
+        raise VcfgError(f"{label}: not valid TOML: {e}") from e
+    try:
+        content = PackFile.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = _error_place(raw, tuple(err.get("loc", ())))
+        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        raise VcfgError(
+            f"{label}: {where}: {msg}{more}",
+            hint="see docs/knowledge-packs.md for the pack format",
+        ) from None
+    _check_duplicates(label, content)
+    return Pack(path=path, bundled=bundled, content=content)
+
+
+def _overlap(a: Optional[str], b: Optional[str]) -> bool:
+    """Whether two ranges share a version, probed at the versions either one names
+    (and a spread of releases), which is exact for the ``>=``/``<`` ranges packs use."""
+    ra, rb = parse_range(a or ""), parse_range(b or "")
+    probes = set(ra.bounds()) | set(rb.bounds())
+    probes |= {parse_version(f"0.{m}.{p}") for m in range(0, 60) for p in (0, 9)}
+    probes |= {parse_version(f"{x}.0") for x in range(1, 4)}
+    return any(v in ra and v in rb for v in probes)
+
+
+def _check_duplicates(label: str, content: PackFile) -> None:
+    seen: dict[tuple[str, str], list[str]] = {}
+    for e in content.removed:
+        for n in e.names():
+            seen.setdefault((e.kind, n), []).append(e.versions)
+    for c in content.connector:
+        for n in (c.name, *c.aliases):
+            seen.setdefault(("connector facts", n), []).append(c.versions)
+    for p in content.plugin:
+        seen.setdefault(("plugin", p.name), []).append(p.versions)
+    for (kind, name), ranges in seen.items():
+        for i, a in enumerate(ranges):
+            for b in ranges[i + 1 :]:
+                if _overlap(a, b):
+                    raise VcfgError(
+                        f"{label}: {kind} {name!r} appears twice for overlapping versions "
+                        f"({a!r} and {b!r})",
+                        hint="split the versions so they do not overlap, or merge the entries",
+                    )
+
+
+def _pack_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*.toml") if p.is_file())
+
+
+def load_packs(extra_dirs: Iterable[Path | str] = ()) -> "Knowledge":
+    """The bundled packs, then every ``*.toml`` under each of ``extra_dirs`` (a
+    directory, searched recursively, or a single file), in that order."""
+    packs = list(_bundled_packs())
+    for d in extra_dirs:
+        p = Path(d)
+        if p.is_file():
+            packs.append(read_pack(p))
+        elif p.is_dir():
+            packs.extend(read_pack(f) for f in _pack_files(p))
+        else:
+            raise VcfgError(f"{p}: no such knowledge pack directory or file")
+    return Knowledge(packs)
+
+
+@lru_cache(maxsize=1)
+def _bundled_packs() -> tuple[Pack, ...]:
+    if not BUNDLED_DIR.is_dir():
+        return ()
+    return tuple(read_pack(f, bundled=True) for f in _pack_files(BUNDLED_DIR))
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def _norm_flag(name: str) -> str:
+    """``--foo_bar=1`` -> ``--foo-bar``: vLLM's parser treats ``_`` and ``-`` alike."""
+    name = name.split("=", 1)[0]
+    if name.startswith("--"):
+        return "--" + name[2:].replace("_", "-")
+    return name
+
+
+@dataclass
+class Knowledge:
+    """All loaded packs.  Queries return the entry from the last pack that has one
+    for the version asked, so user packs (loaded last) win over bundled ones."""
+
+    packs: list[Pack] = field(default_factory=list)
+
+    # -- all entries, in load order
+    @property
+    def removed_entries(self) -> list[RemovedEntry]:
+        return [e for p in self.packs for e in p.content.removed]
+
+    @property
+    def connectors(self) -> list[ConnectorFacts]:
+        return [c for p in self.packs for c in p.content.connector]
+
+    @property
+    def plugins(self) -> list[Plugin]:
+        return [x for p in self.packs for x in p.content.plugin]
+
+    # -- removed things
+    def removed(self, kind: RemovedKind, name: str, version: Optional[str] = None) -> Optional[RemovedEntry]:
+        """The entry saying ``name`` (of ``kind``) is gone in ``version`` (any, if None)."""
+        want = _norm_flag(name) if kind == "flag" else name
+        hit: Optional[RemovedEntry] = None
+        for e in self.removed_entries:
+            if e.kind != kind or not e.holds_for(version):
+                continue
+            names = [_norm_flag(n) for n in e.names()] if kind == "flag" else e.names()
+            if want in names:
+                hit = e
+        return hit
+
+    def removed_flag(self, name: str, version: Optional[str] = None) -> Optional[RemovedEntry]:
+        return self.removed("flag", name, version)
+
+    def removed_env(self, name: str, version: Optional[str] = None) -> Optional[RemovedEntry]:
+        return self.removed("env", name, version)
+
+    def removed_config_field(self, name: str, version: Optional[str] = None) -> Optional[RemovedEntry]:
+        """``name`` is ``Class.field``, e.g. ``KVTransferConfig.kv_buffer_size``."""
+        return self.removed("config_field", name, version)
+
+    def removed_connector(self, name: str, version: Optional[str] = None) -> Optional[RemovedEntry]:
+        return self.removed("connector", name, version)
+
+    # -- connectors
+    def connector_facts(self, name: str, version: Optional[str] = None) -> Optional[ConnectorFacts]:
+        """Facts for connector ``name`` in ``version``, narrowed to that version."""
+        hit: Optional[ConnectorFacts] = None
+        for c in self.connectors:
+            if name in (c.name, *c.aliases) and c.holds_for(version):
+                hit = c
+        return hit.for_version(version) if hit is not None else None
+
+    # -- plugins
+    def plugin(self, name: str) -> Optional[Plugin]:
+        """A plugin by distribution name, package name or VLLM_PLUGINS name."""
+        hit: Optional[Plugin] = None
+        for p in self.plugins:
+            if name in (p.name, p.package, *p.plugin_names):
+                hit = p
+        return hit
+
+    def plugin_env(self, name: str) -> Optional[PluginEnv]:
+        """An environment variable some plugin reads."""
+        found = self.plugin_of_env(name)
+        return found.env_var(name) if found is not None else None
+
+    def plugin_of_env(self, name: str) -> Optional[Plugin]:
+        hit: Optional[Plugin] = None
+        for p in self.plugins:
+            if p.env_var(name) is not None:
+                hit = p
+        return hit
+
+    def plugin_of_connector(self, name: str) -> Optional[Plugin]:
+        hit: Optional[Plugin] = None
+        for p in self.plugins:
+            if name in p.connectors:
+                hit = p
+        return hit
