@@ -102,7 +102,8 @@ class ConfigField(_Frozen):
     name: str
     type: str = Field(description="the annotation, type aliases resolved, as text")
     #: Flattened type members: "int", "float", "str", "bool", "None", "dict", "list[int]",
-    #: "Literal", a config class name, or "object" for anything else.
+    #: "Literal", "list[T]"/"set[T]"/"tuple[...]", a config class name, or "class:<Name>"
+    #: for any other class (the vocabulary is documented in vcfg/catalog/configs.py).
     hints: list[str] = Field(default_factory=list)
     choices: Optional[list[JsonValue]] = None
     default: JsonValue = None
@@ -203,6 +204,17 @@ class Connector(_Frozen):
     extra_keys: list[ExtraKey] = Field(default_factory=list)
 
 
+# --------------------------------------------------------------------------- sites
+
+
+class Site(_Frozen):
+    """A named place where configuration flows (see vcfg/catalog/sites.py), e.g.
+    ``kv.create_connector_call.scheduler``."""
+
+    name: str
+    loc: Loc
+
+
 # --------------------------------------------------------------------------- catalog
 
 
@@ -215,6 +227,7 @@ class Catalog(_Frozen):
     configs: list[ConfigClass] = Field(default_factory=list)
     flags: list[Flag] = Field(default_factory=list)
     connectors: list[Connector] = Field(default_factory=list)
+    sites: list[Site] = Field(default_factory=list)
 
     # Lookups are built lazily; the model is frozen, so cache on the instance dict.
     def _index(self, key: str, build):  # type: ignore[no-untyped-def]
@@ -238,6 +251,9 @@ class Catalog(_Frozen):
             return out
 
         return self._index("flag", build).get(option_string)
+
+    def sites_named(self, prefix: str) -> list[Site]:
+        return [s for s in self.sites if s.name == prefix or s.name.startswith(prefix + ".")]
 
     def connector(self, name: str) -> Optional[Connector]:
         return self._index("conn", lambda: {c.name: c for c in self.connectors}).get(name)
