@@ -153,6 +153,36 @@ def catalog_diff(old: str, new: str, fmt: str) -> None:
 # (bench, launch, lint, explain, schema: added by their issues, below this line)
 
 
+# ----------------------------------------------------------------------------- explain
+
+
+@main.command(
+    "explain",
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": True},
+)
+@click.argument("topic")
+@click.option("--vllm-version", "version", help="default: the newest bundled release")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
+)
+@click.option("--no-help-text", is_flag=True, help="skip vLLM's own description")
+def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool) -> None:
+    """What TOPIC is, where vLLM defines it, how it flows, and its history.
+
+    TOPIC: a flag (--kv-transfer-config, -tp), a variable (VLLM_RPC_TIMEOUT), a config
+    field (KVTransferConfig.kv_role, kv_role) or class, a connector (NixlConnector),
+    a plugin variable (FLAGCX_PATH) or a rule code (VC001).
+    """
+    from vcfg.explain import explain
+    from vcfg.explain.render import render
+
+    doc = explain(topic, version, with_help=not no_help_text)
+    if fmt == "json":
+        echo_json(doc)
+    else:
+        click.echo(render(doc, markdown=fmt == "markdown"))
+
+
 # ------------------------------------------------------------------------------ bench
 
 

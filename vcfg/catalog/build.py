@@ -8,6 +8,7 @@ from vcfg.catalog.connectors import extract_connectors
 from vcfg.catalog.envs import extract_env_vars
 from vcfg.catalog.flags import extract_flags
 from vcfg.catalog.model import Catalog
+from vcfg.catalog.sites import extract_sites
 from vcfg.catalog.source import VllmSource
 from vcfg.errors import VcfgError
 
@@ -20,6 +21,7 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
             hint="pass --vllm-version X with --source",
         )
     configs = extract_configs(src)
+    connectors = extract_connectors(src)
     return Catalog(
         vllm_version=version,
         generated_by=f"vcfg {__version__}",
@@ -27,5 +29,6 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
         env_vars=extract_env_vars(src),
         configs=configs,
         flags=extract_flags(src, configs),
-        connectors=extract_connectors(src),
+        connectors=connectors,
+        sites=extract_sites(src, configs, connectors),
     )

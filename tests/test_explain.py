@@ -1,0 +1,102 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from golden import check_golden
+from vcfg.cli import main
+from vcfg.errors import VcfgError
+from vcfg.explain import explain
+from vcfg.explain.render import render
+
+RELEASES = ["0.10.2", "0.20.2", "0.33.0"]
+TOPICS = {
+    "flag": "--kv-transfer-config",
+    "alias": "-tp",
+    "negated": "--no-enable-prefix-caching",
+    "env": "VLLM_HOST_IP",
+    "field": "KVTransferConfig.kv_role",
+    "bare-field": "kv_role",
+    "config": "KVTransferConfig",
+    "connector": "NixlConnector",
+    "plugin-env": "FLAGCX_PATH",
+}
+
+
+@pytest.mark.parametrize("version", RELEASES)
+@pytest.mark.parametrize("label", sorted(TOPICS))
+def test_golden(label, version):
+    doc = explain(TOPICS[label], version, with_help=False)
+    check_golden(f"explain/{label}-{version}.txt", render(doc) + "\n")
+
+
+def test_kv_transfer_flow_has_the_notes_stages_with_0_13_lines():
+    doc = explain("--kv-transfer-config", "0.13.0", with_help=False)
+    where = {st["stage"]: st["where"] for st in doc["flow"]}
+    # the user's notes: scheduler side in scheduler.py, worker side in kv_transfer_state.py
+    assert any(w.startswith("vllm/v1/core/sched/scheduler.py:") for w in where["3. scheduler side"])
+    assert any(w.startswith("vllm/distributed/kv_transfer/kv_transfer_state.py:")
+               for w in where["4. worker side"])
+    assert any(w.startswith("vllm/engine/arg_utils.py:") for w in where["1. command line to config object"])
+    registry = next(st for st in doc["flow"] if "registry" in st)["registry"]
+    p2p = next(r for r in registry if r["name"] == "P2pNcclConnector")
+    assert p2p["module"].endswith("p2p.p2p_nccl_connector")
+    assert p2p["registered_at"].startswith("vllm/distributed/kv_transfer/kv_connector/factory.py:")
+
+
+def test_p2p_is_gone_in_0_33():
+    doc = explain("--kv-transfer-config", "0.33.0", with_help=False)
+    gone = {g["name"]: g["removed_in"] for g in doc["related"]["removed_connectors"]}
+    assert gone["P2pNcclConnector"] == "0.24.0"
+    doc = explain("P2pNcclConnector", "0.33.0", with_help=False)
+    assert doc["exists"] is False and "removed in 0.24.0" in doc["absent"]
+
+
+def test_removed_variable_says_when():
+    doc = explain("VLLM_RPC_TIMEOUT", "0.33.0", with_help=False)
+    assert doc["exists"] is False and doc["history"]["removed_in"] == "0.23.0"
+
+
+def test_dotted_flag_is_the_field():
+    doc = explain("--kv-transfer-config.kv_role", "0.33.0", with_help=False)
+    assert doc["kind"] == "field" and doc["name"] == "KVTransferConfig.kv_role"
+
+
+def test_underscore_flag_spelling():
+    assert explain("--max_num_seqs", "0.33.0", with_help=False)["name"] == "--max-num-seqs"
+
+
+def test_unknown_topic_suggests_and_cli_exits_2():
+    with pytest.raises(VcfgError) as e:
+        explain("--max-num-seq", "0.33.0", with_help=False)
+    assert "--max-num-seqs" in e.value.hint
+    r = CliRunner().invoke(main, ["explain", "VLLM_HOST_IPP", "--vllm-version", "0.33.0"])
+    assert r.exit_code == 2 and "VLLM_HOST_IP" in r.output and "Traceback" not in r.output
+
+
+def test_cli_json():
+    r = CliRunner().invoke(main, ["explain", "--kv-transfer-config", "--vllm-version", "0.20.2",
+                                  "--format", "json", "--no-help-text"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["kind"] == "flag" and doc["facts"]["value_class"] == "KVTransferConfig"
+
+
+def test_help_text_needs_a_local_source(monkeypatch, tmp_path):
+    monkeypatch.setenv("VCFG_CACHE_DIR", str(tmp_path))
+    doc = explain("VLLM_HOST_IP", "0.33.0")
+    assert doc["help_text"] is None and "vcfg catalog build --vllm-version 0.33.0" in doc["help_note"]
+
+
+def test_help_text_from_a_cached_source(monkeypatch, tmp_path):
+    # a fake cached 0.33.0 tree whose comment above the variable's line is our own
+    root = tmp_path / "vllm-src" / "0.33.0" / "vllm"
+    (root / "engine").mkdir(parents=True)
+    (root / "engine" / "arg_utils.py").write_text("")
+    monkeypatch.setenv("VCFG_CACHE_DIR", str(tmp_path))
+    from vcfg.catalog import store
+    loc = store.load("0.33.0")[0].env("VLLM_HOST_IP").loc
+    filler = ["x = 1"] * (loc.line - 2)
+    (root / "envs.py").write_text("\n".join(filler + ["# our own words about the host", "y = 2"]) + "\n")
+    doc = explain("VLLM_HOST_IP", "0.33.0")
+    assert doc["help_text"] == "our own words about the host"
