@@ -1,0 +1,194 @@
+"""Names in vLLM's modules, found with `ast`: which statement binds a name at module
+level, following ``import`` / ``from ... import`` across the tree.  Used by the flag
+extractor (`vcfg.catalog.flags`) to reach constants, ``Literal`` aliases, enums,
+classes and functions that ``add_cli_args`` refers to.  Nothing is imported or run.
+
+Module-level semantics: the binding in force once the module has run is the last one,
+and ``if TYPE_CHECKING:`` blocks are skipped in favour of their ``else`` branch (e.g.
+``QuantizationMethods = str`` in engine/arg_utils.py:146 @0.33).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+from vcfg.catalog.source import VllmSource
+
+@dataclass(frozen=True)
+class Binding:
+    """``name`` is bound by ``node`` in the module file ``path``."""
+
+    path: str
+    name: str
+    node: ast.AST
+
+
+@dataclass(frozen=True)
+class ModuleBinding:
+    """A name that stands for a whole module (``import json``, ``from vllm import envs``)."""
+
+    module: str
+    path: Optional[str]  # None for modules outside the tree (argparse, json, ...)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    if isinstance(test, ast.Attribute):
+        return test.attr == "TYPE_CHECKING"
+    return False
+
+
+class ModuleIndex:
+    """Parsed modules of one source tree, parsed once each."""
+
+    def __init__(self, src: VllmSource) -> None:
+        self.src = src
+        self._trees: dict[str, Optional[ast.Module]] = {}
+        self._bindings: dict[str, dict[str, ast.AST]] = {}
+
+    # -- files and module names
+    def path_of(self, module: str) -> Optional[str]:
+        """``vllm.config.cache`` -> ``vllm/config/cache.py`` (or the package ``__init__``)."""
+        base = module.replace(".", "/")
+        for cand in (base + ".py", base + "/__init__.py"):
+            if self.src.exists(cand):
+                return cand
+        return None
+
+    @staticmethod
+    def module_of(path: str) -> str:
+        mod = path[:-3] if path.endswith(".py") else path
+        mod = mod.replace("/", ".")
+        return mod[: -len(".__init__")] if mod.endswith(".__init__") else mod
+
+    def tree(self, path: str) -> Optional[ast.Module]:
+        if path not in self._trees:
+            text = self.src.read(path)
+            try:
+                self._trees[path] = ast.parse(text) if text is not None else None
+            except (SyntaxError, ValueError):
+                self._trees[path] = None
+        return self._trees[path]
+
+    # -- module-level bindings
+    def bindings(self, path: str) -> dict[str, ast.AST]:
+        if path not in self._bindings:
+            out: dict[str, ast.AST] = {}
+            tree = self.tree(path)
+            if tree is not None:
+                self._collect(tree.body, out)
+            self._bindings[path] = out
+        return self._bindings[path]
+
+    def _collect(self, body: list[ast.stmt], out: dict[str, ast.AST]) -> None:
+        for st in body:
+            if isinstance(st, ast.Assign):
+                for t in st.targets:
+                    if isinstance(t, ast.Name):
+                        out[t.id] = st
+            elif isinstance(st, ast.AnnAssign):
+                if isinstance(st.target, ast.Name) and st.value is not None:
+                    out[st.target.id] = st
+            elif isinstance(st, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                out[st.name] = st
+            elif isinstance(st, (ast.Import, ast.ImportFrom)):
+                for a in st.names:
+                    if a.name == "*":
+                        continue
+                    key = a.asname or a.name.split(".")[0]
+                    out[key] = st
+            elif isinstance(st, ast.If):
+                if _is_type_checking(st.test):
+                    self._collect(st.orelse, out)
+                else:
+                    self._collect(st.body, out)
+                    self._collect(st.orelse, out)
+            elif isinstance(st, ast.Try):
+                self._collect(st.body, out)
+                self._collect(st.orelse, out)
+                self._collect(st.finalbody, out)
+            elif isinstance(st, ast.With):
+                self._collect(st.body, out)
+
+    def _import_target(self, path: str, node: ast.ImportFrom) -> Optional[str]:
+        """The absolute module name a ``from X import`` statement in ``path`` reads."""
+        if node.level == 0:
+            return node.module
+        pkg = self.module_of(path).split(".")
+        if not path.endswith("__init__.py"):
+            pkg = pkg[:-1]
+        if node.level > 1:
+            pkg = pkg[: len(pkg) - (node.level - 1)]
+        return ".".join(pkg + ([node.module] if node.module else []))
+
+    def resolve(
+        self, path: str, name: str, _depth: int = 0
+    ) -> Optional[Binding | ModuleBinding]:
+        """Where ``name`` as seen from module ``path`` is defined, imports followed."""
+        if _depth > 12:
+            return None
+        node = self.bindings(path).get(name)
+        if node is None:
+            return None
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if (a.asname or a.name.split(".")[0]) == name:
+                    mod = a.name if a.asname else a.name.split(".")[0]
+                    return ModuleBinding(mod, self.path_of(mod))
+            return None
+        if isinstance(node, ast.ImportFrom):
+            mod = self._import_target(path, node)
+            if mod is None:
+                return None
+            for a in node.names:
+                if (a.asname or a.name) != name:
+                    continue
+                target = self.path_of(mod)
+                if target is not None:
+                    found = self.resolve(target, a.name, _depth + 1)
+                    if found is not None:
+                        return found
+                sub = self.path_of(f"{mod}.{a.name}")
+                if sub is not None or target is None:
+                    return ModuleBinding(f"{mod}.{a.name}", sub)
+                return None
+            return None
+        return Binding(path, name, node)
+
+    def resolve_in_module(
+        self, module: str, name: str
+    ) -> Optional[Binding | ModuleBinding]:
+        path = self.path_of(module)
+        if path is None:
+            return None
+        found = self.resolve(path, name)
+        if found is None:
+            sub = self.path_of(f"{module}.{name}")
+            if sub is not None:
+                return ModuleBinding(f"{module}.{name}", sub)
+        return found
+
+    def find_class(self, path: str, name: str) -> Optional[ast.ClassDef]:
+        node = self.bindings(path).get(name)
+        return node if isinstance(node, ast.ClassDef) else None
+
+
+def find_method(cls: ast.ClassDef, name: str) -> Optional[ast.FunctionDef]:
+    for st in cls.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == name:
+            return st  # type: ignore[return-value]
+    return None
+
+
+def decorator_names(fn: ast.FunctionDef | ast.ClassDef) -> set[str]:
+    out = set()
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        if isinstance(target, ast.Name):
+            out.add(target.id)
+        elif isinstance(target, ast.Attribute):
+            out.add(target.attr)
+    return out
