@@ -1,0 +1,83 @@
+"""What a rule's ``check`` receives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Optional
+
+from vcfg.catalog.model import Catalog
+from vcfg.lint.config import LintConfig
+from vcfg.lint.diagnostics import Span
+
+if TYPE_CHECKING:  # keep the import graph of the lint path small
+    from vcfg.catalog.knowledge import Knowledge
+    from vcfg.launch.model import Invocation, LaunchPlan
+
+
+def dspan(s: Any, path: Optional[str] = None) -> Span:
+    """A diagnostics `Span` from a launch-model span (1-based, end column exclusive)."""
+    end_col = s.end_col if (s.end_line, s.end_col) != (s.line, s.col) else s.col + 1
+    return Span(path or s.file, s.line, s.col, s.end_line, end_col)
+
+
+@dataclass
+class Target:
+    """The release linted against and what vcfg knows about it."""
+
+    catalog: Catalog
+    knowledge: "Knowledge"
+    config: LintConfig
+    version_note: Optional[str] = None
+
+    @property
+    def version(self) -> str:
+        return self.catalog.vllm_version
+
+    @cached_property
+    def history(self) -> list[Catalog]:
+        """Every bundled catalog, oldest first: to say when something was removed."""
+        from vcfg.catalog import store
+
+        versions = store.bundled_versions()
+        return store.history_between(versions[0], versions[-1]) if versions else []
+
+
+@dataclass
+class FileContext:
+    path: str  # as the user gave it (diagnostics use it)
+    text: str
+    plan: "LaunchPlan"
+    target: Target
+    truncated: bool = False
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.target.catalog
+
+
+@dataclass
+class LaunchContext:
+    file: FileContext
+    inv: "Invocation"
+    #: vLLM's view of the argv (vcfg.launch.args), for serve launches
+    args: Any = None
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.file.target.catalog
+
+    @property
+    def target(self) -> Target:
+        return self.file.target
+
+    @property
+    def path(self) -> str:
+        return self.file.path
+
+
+@dataclass
+class RunContext:
+    files: list[FileContext]
+    launches: list[LaunchContext] = field(default_factory=list)
+    target: Optional[Target] = None

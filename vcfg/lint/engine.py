@@ -1,0 +1,222 @@
+"""Runs the rules over launch plans and turns their findings into a sorted list.
+
+The target release: ``--vllm-version``, else the project config, else the installed
+vLLM's version (read from its metadata, never imported), else the newest bundled
+catalog.  The summary always says which one was used.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from vcfg.errors import VcfgError
+from vcfg.lint import suppressions
+from vcfg.lint.config import LintConfig, load_config
+from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
+from vcfg.lint.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
+from vcfg.lint.registry import rule_modules
+
+SCRIPT_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ""}
+YAML_SUFFIXES = {".yaml", ".yml"}
+MAX_BYTES = 20 * 1024 * 1024
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic]
+    summary: Summary
+    sources: dict[str, str] = field(default_factory=dict)
+    internal_errors: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        if self.internal_errors:
+            return 2
+        return 1 if any(d.severity in ("error", "warning") for d in self.diagnostics) else 0
+
+
+def make_target(
+    version: Optional[str], config: LintConfig, extra_knowledge: Sequence[Path] = ()
+) -> Target:
+    from vcfg.catalog import store
+    from vcfg.catalog.knowledge import load_packs
+    from vcfg.catalog.source import installed_version
+
+    chosen = version or config.vllm_version
+    origin = "--vllm-version" if version else ("project config" if chosen else None)
+    if chosen is None:
+        chosen = installed_version()
+        origin = "installed vllm" if chosen else None
+    if chosen is None:
+        chosen = store.newest_bundled()
+        origin = "newest bundled catalog; pass --vllm-version to choose"
+    cat, note = store.load(chosen)
+    knowledge = load_packs([*config.knowledge, *extra_knowledge])
+    full_note = "; ".join(x for x in (f"from {origin}" if origin else None, note) if x)
+    return Target(catalog=cat, knowledge=knowledge, config=config, version_note=full_note or None)
+
+
+def expand_paths(paths: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for p in paths:
+        if p == "-":
+            out.append(p)
+            continue
+        path = Path(p)
+        if path.is_dir():
+            for f in sorted(path.rglob("*")):
+                if f.is_file() and f.suffix in (SCRIPT_SUFFIXES | YAML_SUFFIXES) - {""}:
+                    out.append(str(f))
+        elif path.exists():
+            out.append(p)
+        else:
+            raise VcfgError(f"{p}: no such file or directory")
+    return out
+
+
+def _read(path: str) -> bytes:
+    try:
+        if path == "-":
+            import sys
+
+            return sys.stdin.buffer.read(MAX_BYTES + 1)
+        with open(path, "rb") as fh:
+            return fh.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise VcfgError(f"cannot read {path}: {e.strerror or e}") from e
+
+
+def _is_yaml(path: str, data: bytes) -> bool:
+    return Path(path).suffix.lower() in YAML_SUFFIXES
+
+
+def parse_file(path: str, data: bytes):  # type: ignore[no-untyped-def]
+    """The launch plan of one file (bash script, serve config or manifest)."""
+    if _is_yaml(path, data):
+        from vcfg.launch.yaml_config import parse_yaml_file
+
+        return parse_yaml_file(data, path)
+    from vcfg.launch.shell import parse_script
+
+    return parse_script(data, path)
+
+
+def _resolve_args(lc: LaunchContext, base_dir: Path):  # type: ignore[no-untyped-def]
+    from vcfg.launch.args import resolve_invocation
+
+    return resolve_invocation(lc.inv, lc.catalog, base_dir=base_dir)
+
+
+def lint_paths(
+    paths: Sequence[str],
+    version: Optional[str] = None,
+    *,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    config: Optional[LintConfig] = None,
+    knowledge_dirs: Sequence[Path] = (),
+) -> LintResult:
+    config = config if config is not None else load_config()
+    if select:
+        config.select = [s.upper() for s in select]
+    if ignore:
+        config.ignore = [*config.ignore, *(s.upper() for s in ignore)]
+    target = make_target(version, config, knowledge_dirs)
+    files = expand_paths(paths)
+    contexts: list[FileContext] = []
+    sources: dict[str, str] = {}
+    for path in files:
+        data = _read(path)
+        shown = "<stdin>" if path == "-" else path
+        text = data[:MAX_BYTES].decode("utf-8", "replace")
+        sources[shown] = text
+        plan = parse_file(shown, data[:MAX_BYTES])
+        ctx = FileContext(path=shown, text=text, plan=plan, target=target)
+        ctx.truncated = len(data) > MAX_BYTES
+        contexts.append(ctx)
+    return run_rules(contexts, target, sources)
+
+
+def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, str]) -> LintResult:
+    from vcfg.launch.model import SERVE
+
+    run = RunContext(files=contexts, target=target)
+    for fc in contexts:
+        base = Path(fc.path).parent if fc.path != "<stdin>" else Path.cwd()
+        for inv in fc.plan.invocations:
+            lc = LaunchContext(file=fc, inv=inv)
+            if inv.kind == SERVE:
+                lc.args = _resolve_args(lc, base)
+            run.launches.append(lc)
+
+    found: list[Diagnostic] = []
+    internal: list[str] = []
+    modules = rule_modules()
+
+    def guarded(mod, ctx) -> list[Diagnostic]:  # type: ignore[no-untyped-def]
+        # one broken rule must not hide the others' findings, nor show a traceback
+        try:
+            return list(mod.check(ctx))
+        except Exception as e:  # noqa: BLE001
+            if os.environ.get("VCFG_DEBUG"):
+                raise
+            internal.append(f"rule {mod.RULE.code} failed: {type(e).__name__}: {e}")
+            return []
+
+    for mod in modules:
+        rule = mod.RULE
+        if rule.code == "VC900":
+            continue
+        if rule.scope == "file":
+            for fc in contexts:
+                found.extend(guarded(mod, fc))
+        elif rule.scope == "launch":
+            for lc in run.launches:
+                found.extend(guarded(mod, lc))
+        else:
+            found.extend(guarded(mod, run))
+
+    # suppressions, then the report of unused ones
+    kept: list[Diagnostic] = []
+    unused_rule = next((m for m in modules if m.RULE.code == "VC900"), None)
+    for fc in contexts:
+        sups = suppressions.find_suppressions(fc.path, fc.text)
+        mine = [d for d in found if d.span.path == fc.path]
+        kept.extend(suppressions.apply(mine, sups))
+        if unused_rule is not None:
+            kept.extend(unused_rule.check_suppressions(sups))
+    paths = {fc.path for fc in contexts}
+    kept.extend(d for d in found if d.span.path not in paths)
+
+    config = target.config
+    kept = [d for d in kept if config.enabled(d.code, d.span.path)]
+    kept = _dedupe(kept)
+    kept.sort(key=lambda d: (d.span.path, d.span.line, d.span.column, SEVERITY_ORDER[d.severity], d.code))
+    summary = Summary(
+        files=len(contexts),
+        launches=sum(1 for lc in run.launches if lc.inv.kind == "serve"),
+        vllm_version=target.version,
+        version_note=target.version_note,
+    )
+    for d in kept:
+        summary.counts[d.severity] += 1
+    return LintResult(kept, summary, sources, internal_errors=internal)
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """A finding reported by several launches of one loop, or twice, shows once."""
+    seen: set[tuple[str, Span, str]] = set()
+    out = []
+    for d in diags:
+        key = (d.code, d.span, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def cpu_count() -> int:  # for the benchmark of many files
+    return os.cpu_count() or 1

@@ -1,0 +1,89 @@
+"""The explicit list of rules.  Adding a rule: write its module under
+``vcfg/lint/rules/``, add its name here, run ``python -m vcfg.lint.docs``."""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+from vcfg.lint.rule import Rule
+
+RULE_MODULES: tuple[str, ...] = (
+    "vc000_parse_error",
+    "vc001_unknown_flag",
+    "vc002_removed_flag",
+    "vc003_deprecated_flag",
+    "vc004_invalid_value",
+    "vc005_invalid_choice",
+    "vc006_out_of_range",
+    "vc007_duplicate_flag",
+    "vc008_comma_joined_list",
+    "vc009_flag_takes_no_value",
+    "vc010_model_option",
+    "vc020_invalid_json",
+    "vc021_typographic_quotes",
+    "vc022_unknown_config_key",
+    "vc023_removed_config_key",
+    "vc024_config_value_type",
+    "vc025_config_value_choice",
+    "vc026_connector_without_role",
+    "vc027_unknown_connector",
+    "vc028_unknown_extra_config_key",
+    "vc029_missing_extra_config_key",
+    "vc030_extra_config_value",
+    "vc101_unknown_env_var",
+    "vc102_invalid_env_value",
+    "vc103_removed_env_var",
+    "vc104_env_not_exported",
+    "vc105_env_set_after_launch",
+    "vc106_pythonpath_not_paths",
+    "vc107_plugin_env_unset",
+    "vc108_expandable_segments_with_connector",
+    "vc201_batched_tokens_below_model_len",
+    "vc202_batched_tokens_below_num_seqs",
+    "vc203_parallel_exceeds_gpus",
+    "vc301_pd_roles",
+    "vc302_port_collision",
+    "vc303_pd_mismatch",
+    "vc304_http_port_mismatch",
+    "vc305_proxy_upstream_mismatch",
+    "vc306_gpu_memory_oversubscribed",
+    "vc900_unused_suppression",
+)
+
+
+@lru_cache(maxsize=1)
+def rule_modules() -> tuple[ModuleType, ...]:
+    """The rule modules that exist (a rule listed but not written yet is skipped)."""
+    out = []
+    for name in RULE_MODULES:
+        try:
+            out.append(importlib.import_module(f"vcfg.lint.rules.{name}"))
+        except ModuleNotFoundError as e:
+            if e.name != f"vcfg.lint.rules.{name}":
+                raise
+    return tuple(out)
+
+
+def all_rules() -> list[Rule]:
+    return [m.RULE for m in rule_modules()]
+
+
+def rule_docs() -> dict[str, dict[str, Any]]:
+    """code -> the rule record as a dict (for `vcfg explain VC001`)."""
+    out = {}
+    for r in all_rules():
+        out[r.code] = {
+            "code": r.code,
+            "name": r.name,
+            "summary": r.summary,
+            "severity": r.severity,
+            "versions": r.versions,
+            "why": r.why,
+            "when_vllm_fails": r.when_vllm_fails,
+            "example": r.example,
+            "use_instead": r.use_instead,
+        }
+    return out

@@ -1,0 +1,37 @@
+"""What the environment rules share: the variables a launch receives from the script."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.context import LaunchContext
+
+#: VLLM_* names vLLM reads with os.environ directly, outside vllm/envs.py's registry
+#: (research: vllm-config-surface.md section 3.4, 0.33.0), and build-provenance names
+#: set by vLLM's own images: never "unknown".
+DIRECT_READS = frozenset({
+    "VLLM_PRECOMPILED_WHEEL_LOCATION", "VLLM_SNAPSHOT_TIMEOUT_S",
+    "VLLM_MORIIO_TRANSFER_TIMEOUT_S", "VLLM_DIST_IDENT", "VLLM_CUSTOM_ALLREDUCE_ALGO",
+    "VLLM_CPU_SIM_MULTI_NUMA", "VLLM_MINIMAX_M3_MSA_CUTLASS_MIN_BATCH",
+    "VLLM_BUILD_COMMIT", "VLLM_BUILD_VERSION",
+})  # fmt: skip
+
+
+def is_serve(lc: LaunchContext) -> bool:
+    return lc.inv.kind == "serve" and lc.inv.inherits_env
+
+
+def script_bindings(lc: LaunchContext) -> Iterator:  # type: ignore[type-arg]
+    """Exported, set bindings the script (or the command's prefixes) gave this launch."""
+    for b in lc.inv.env.values():
+        if b.source in ("script", "prefix") and b.exported and not b.unset:
+            yield b
+
+
+def vllm_reads(lc: LaunchContext, name: str) -> bool:
+    """Would vLLM (or a plugin vcfg knows) read this variable?"""
+    return (
+        lc.catalog.env(name) is not None
+        or name.startswith("VLLM_")
+        or lc.target.knowledge.plugin_env(name) is not None
+    )

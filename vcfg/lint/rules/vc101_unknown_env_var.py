@@ -1,0 +1,59 @@
+"""VC101 unknown-env-var: a VLLM_* variable the target release does not define."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._env import DIRECT_READS, is_serve, script_bindings
+from vcfg.lint.rules._util import did_you_mean, first_absent_since, first_present_after, name_span
+
+RULE = Rule(
+    code="VC101",
+    name="unknown-env-var",
+    summary="a VLLM_* variable the release does not define",
+    severity="warning",
+    why=(
+        "vLLM reads only the variables listed in vllm/envs.py; a misspelt name is "
+        "ignored, so the setting silently does not apply. Since 0.20 vLLM logs a warning "
+        "for unknown VLLM_* names when the engine config is built; before, nothing."
+    ),
+    when_vllm_fails="never: the variable is ignored (a warning in the log since 0.20)",
+    example="export VLLM_ENGINE_READY_TIMEOUT=1200\nvllm serve m\n",
+    use_instead="export VLLM_ENGINE_READY_TIMEOUT_S=1200\nvllm serve m\n",
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    if not is_serve(lc):
+        return
+    cat, target = lc.catalog, lc.target
+    allowed = set(target.config.allowed_env) | DIRECT_READS
+    for b in script_bindings(lc):
+        name = b.name
+        if not name.startswith("VLLM_") or cat.env(name) is not None or name in allowed:
+            continue
+        if target.knowledge.plugin_env(name) is not None:
+            continue
+        if target.knowledge.removed_env(name, target.version) is not None:
+            continue  # VC103
+        if first_absent_since(target, lambda c: c.env(name) is not None)[1]:
+            continue  # VC103
+        span = name_span(lc.file, b.span, name)
+        later = first_present_after(target, lambda c: c.env(name) is not None)
+        if later:
+            yield RULE.diag(
+                span,
+                f"`{name}` does not exist in vllm {target.version}",
+                help=f"it was added in {later}; this script targets {target.version}",
+            )
+            continue
+        near = did_you_mean(name, (e.name for e in cat.env_vars), cutoff=0.8)
+        yield RULE.diag(
+            span,
+            f"unknown vLLM variable `{name}`",
+            help=f"did you mean `{near[0]}`?" if near else
+            "vLLM ignores it; add it to `allowed-env` in [tool.vcfg] if another program reads it",
+        )

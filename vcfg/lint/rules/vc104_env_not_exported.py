@@ -1,0 +1,39 @@
+"""VC104 env-not-exported: a plain assignment the launched vLLM never sees."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._env import is_serve, vllm_reads
+from vcfg.lint.rules._util import name_span
+
+RULE = Rule(
+    code="VC104",
+    name="env-not-exported",
+    summary="a variable assigned without export, so vLLM does not see it",
+    severity="warning",
+    why=(
+        "`NAME=value` on a line of its own sets a shell variable; only exported "
+        "variables reach the programs the script starts. vLLM then runs with its default "
+        "and nothing says so."
+    ),
+    when_vllm_fails="never: the default applies silently",
+    example="VLLM_NIXL_SIDE_CHANNEL_PORT=5601\nvllm serve m\n",
+    use_instead="export VLLM_NIXL_SIDE_CHANNEL_PORT=5601\nvllm serve m\n",
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    if not is_serve(lc):
+        return
+    for b in lc.inv.env.values():
+        if b.source != "script" or b.exported or b.unset or not vllm_reads(lc, b.name):
+            continue
+        yield RULE.diag(
+            name_span(lc.file, b.span, b.name),
+            f"`{b.name}` is set but not exported: vllm does not see it",
+            help=f"use `export {b.name}=...`, or put it before the command as a prefix",
+        )
