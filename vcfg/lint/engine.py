@@ -93,21 +93,57 @@ def _is_yaml(path: str, data: bytes) -> bool:
     return Path(path).suffix.lower() in YAML_SUFFIXES
 
 
-def parse_file(path: str, data: bytes):  # type: ignore[no-untyped-def]
+def parse_file(path: str, data: bytes, catalog=None):  # type: ignore[no-untyped-def]
     """The launch plan of one file (bash script, serve config or manifest)."""
     if _is_yaml(path, data):
-        from vcfg.launch.yaml_config import parse_yaml_file
-
-        return parse_yaml_file(data, path)
+        return _yaml_plan(path, data, catalog)
     from vcfg.launch.shell import parse_script
 
     return parse_script(data, path)
 
 
-def _resolve_args(lc: LaunchContext, base_dir: Path):  # type: ignore[no-untyped-def]
-    from vcfg.launch.args import resolve_invocation
+#: top-level keys that make a YAML file a manifest rather than a serve config
+_MANIFEST_KEYS = {"apiVersion", "kind", "services", "spec", "containers"}
 
-    return resolve_invocation(lc.inv, lc.catalog, base_dir=base_dir)
+
+def _yaml_plan(path: str, data: bytes, catalog):  # type: ignore[no-untyped-def]
+    """A serve config becomes one `vllm serve --config FILE` launch, so every rule sees
+    its options (reported at their YAML lines); a manifest goes to the manifest reader;
+    any other YAML (a CI workflow, a Helm chart's values) has no launch."""
+    import yaml
+
+    from vcfg.launch import yaml_config
+    from vcfg.launch.model import SERVE, Invocation, LaunchPlan, LineIndex, literal_word
+
+    try:
+        docs = [d for d in yaml.safe_load_all(data.decode("utf-8", "replace"))]
+    except yaml.YAMLError:
+        return yaml_config.parse_manifest(data, path)  # reports the YAML error with its position
+    first = docs[0] if len(docs) == 1 else None
+    if not isinstance(first, dict) or _MANIFEST_KEYS & set(map(str, first)):
+        return yaml_config.parse_manifest(data, path)
+    if catalog is not None and not _looks_like_serve_config(first, catalog):
+        return LaunchPlan(path, source_kind="yaml")
+    li = LineIndex(data, path)
+    at = li.span(0, 0)
+    args = (literal_word("--config", at), literal_word(os.path.basename(path), at))
+    inv = Invocation(
+        kind=SERVE, entrypoint="vllm serve", command=args, args=args,
+        args_complete=True, span=at, env={}, subcommand=("serve",),
+    )
+    return LaunchPlan(path, invocations=(inv,), source_kind="serve-config")
+
+
+def _looks_like_serve_config(doc: dict, catalog) -> bool:  # type: ignore[type-arg, no-untyped-def]
+    keys = [str(k) for k in doc]
+    hits = sum(1 for k in keys if catalog.flag("--" + k.replace("_", "-")) is not None or k == "model")
+    return hits >= max(1, len(keys) // 3)
+
+
+def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
+    from vcfg.launch.args import parse_invocation
+
+    return parse_invocation(lc.inv, lc.catalog, lc.file.plan)
 
 
 def lint_paths(
@@ -133,7 +169,7 @@ def lint_paths(
         shown = "<stdin>" if path == "-" else path
         text = data[:MAX_BYTES].decode("utf-8", "replace")
         sources[shown] = text
-        plan = parse_file(shown, data[:MAX_BYTES])
+        plan = parse_file(shown, data[:MAX_BYTES], target.catalog)
         ctx = FileContext(path=shown, text=text, plan=plan, target=target)
         ctx.truncated = len(data) > MAX_BYTES
         contexts.append(ctx)
@@ -145,11 +181,10 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
 
     run = RunContext(files=contexts, target=target)
     for fc in contexts:
-        base = Path(fc.path).parent if fc.path != "<stdin>" else Path.cwd()
         for inv in fc.plan.invocations:
             lc = LaunchContext(file=fc, inv=inv)
             if inv.kind == SERVE:
-                lc.args = _resolve_args(lc, base)
+                lc.args = _resolve_args(lc)
             run.launches.append(lc)
 
     found: list[Diagnostic] = []

@@ -22,6 +22,8 @@ RULE_MODULES: tuple[str, ...] = (
     "vc008_comma_joined_list",
     "vc009_flag_takes_no_value",
     "vc010_model_option",
+    "vc011_yaml_false_dropped",
+    "vc012_abbreviated_flag",
     "vc020_invalid_json",
     "vc021_typographic_quotes",
     "vc022_unknown_config_key",

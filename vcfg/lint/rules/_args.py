@@ -1,0 +1,89 @@
+"""What the flag and JSON rules share: vLLM's view of a launch's argv
+(`vcfg.launch.args.ParsedArgs`), its problems, and positions inside JSON values."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.diagnostics import Span
+
+
+def parsed(lc: LaunchContext) -> Any:
+    """The ParsedArgs of a serve launch, or None."""
+    return lc.args if lc.inv.kind == "serve" else None
+
+
+def problems(lc: LaunchContext, *codes: str) -> Iterator[Any]:
+    pa = parsed(lc)
+    if pa is None:
+        return
+    for p in pa.problems:
+        if p.code in codes:
+            yield p
+
+
+def span(lc: LaunchContext, s: Any) -> Span:
+    return dspan(s, lc.path if not s.file or s.file == lc.inv.span.file else s.file)
+
+
+def key_name_span(lc: LaunchContext, s: Any) -> Span:
+    """A JSON key's span without its quotes (points at the name itself)."""
+    d = span(lc, s)
+    if d.line == d.end_line and d.end_column - d.column > 2:
+        return Span(d.path, d.line, d.column + 1, d.end_line, d.end_column - 1)
+    return d
+
+
+def json_options(lc: LaunchContext) -> Iterator[tuple[Any, Any]]:
+    """(OptionValue, ConfigClass of its value) for every JSON-valued option that
+    parsed into an object (the winning occurrence of each option)."""
+    pa = parsed(lc)
+    if pa is None:
+        return
+    for ov in pa.options.values():
+        f = ov.flag
+        if f is None or ov.json is None or not f.config_class_of_value:
+            continue
+        cls = lc.catalog.config(f.config_class_of_value)
+        if cls is not None and isinstance(ov.json.value, dict):
+            yield ov, cls
+
+
+def kv_transfer(lc: LaunchContext) -> Optional[tuple[Any, dict[str, Any]]]:
+    """(OptionValue, value) of --kv-transfer-config when it is a known JSON object."""
+    pa = parsed(lc)
+    if pa is None:
+        return None
+    ov = pa.get("kv_transfer_config")
+    if ov is None or not ov.known or not isinstance(ov.value, dict):
+        return None
+    return ov, ov.value
+
+
+def value_span_of(lc: LaunchContext, ov: Any, *path: Any) -> Span:
+    """The span of the JSON value at ``path`` inside option ``ov`` (else the option)."""
+    if ov.json is not None:
+        s = ov.json.value_span(*path)
+        if s is not None:
+            return span(lc, s)
+    return span(lc, ov.value_span or ov.span)
+
+
+def key_span_of(lc: LaunchContext, ov: Any, *path: Any) -> Span:
+    if ov.json is not None:
+        s = ov.json.key_span(*path)
+        if s is not None:
+            return key_name_span(lc, s)
+    return span(lc, ov.name_span)
+
+
+def text_at(lc: LaunchContext, s: Any) -> str:
+    """The text a one-line span covers in the linted file ("" otherwise)."""
+    d = span(lc, s)
+    if d.path != lc.path or d.line != d.end_line:
+        return ""
+    lines = lc.file.text.splitlines()
+    if not 1 <= d.line <= len(lines):
+        return ""
+    return lines[d.line - 1][d.column - 1 : d.end_column - 1]

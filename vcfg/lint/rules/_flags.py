@@ -1,0 +1,30 @@
+"""What the flag rules share: where an option existed across releases."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from vcfg.lint.context import LaunchContext, Target
+from vcfg.lint.rules._util import first_absent_since, first_present_after
+
+
+def norm(option: str) -> str:
+    """vLLM's spelling rule: underscores are dashes before the first '.'."""
+    if option.startswith("--"):
+        head, dot, tail = option.partition(".")
+        return head.replace("_", "-") + dot + tail
+    return option
+
+
+def removed_since(target: Target, option: str) -> Optional[str]:
+    """The release that removed ``option`` (<= target), if a bundled release had it."""
+    return first_absent_since(target, lambda c: c.flag(option) is not None)[1]
+
+
+def added_in(target: Target, option: str) -> Optional[str]:
+    return first_present_after(target, lambda c: c.flag(option) is not None)
+
+
+def unknown_options(lc: LaunchContext):  # type: ignore[no-untyped-def]
+    pa = lc.args if lc.inv.kind == "serve" else None
+    return [] if pa is None else list(pa.unknown_options)

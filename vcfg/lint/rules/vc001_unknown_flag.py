@@ -1,0 +1,64 @@
+"""VC001 unknown-flag: an option the target release's `vllm serve` does not register."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._args import problems, span
+from vcfg.lint.rules._flags import added_in, norm, removed_since, unknown_options
+from vcfg.lint.rules._util import did_you_mean
+
+RULE = Rule(
+    code="VC001",
+    name="unknown-flag",
+    summary="an option the release's vllm serve does not have",
+    severity="error",
+    why=(
+        "argparse rejects an option it does not know, so vLLM exits at once; in a "
+        "background launch or a container that is easy to miss, and a tutorial's flag may "
+        "belong to another release."
+    ),
+    when_vllm_fails="at parse time: vllm exits 2 with 'unrecognized arguments'",
+    example="vllm serve facebook/opt-125m --max-num-seqz 64\n",
+    use_instead="vllm serve facebook/opt-125m --max-num-seqs 64\n",
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    target = lc.target
+    options = [s for f in lc.catalog.flags for s in f.option_strings if s.startswith("--")]
+    for ov in unknown_options(lc):
+        name = norm(ov.written.split("=", 1)[0])
+        head = name.split(".", 1)[0]
+        if removed_since(target, head) or target.knowledge.removed_flag(head, target.version):
+            continue  # VC002
+        later = added_in(target, head)
+        if later:
+            yield RULE.diag(
+                span(lc, ov.name_span),
+                f"`{head}` does not exist in vllm {target.version}",
+                help=f"it was added in {later}; this script targets {target.version}",
+            )
+            continue
+        near = did_you_mean(head, options, cutoff=0.7)
+        yield RULE.diag(
+            span(lc, ov.name_span),
+            f"unknown option `{head}`",
+            help=f"did you mean `{near[0]}`?" if near else f"`vcfg explain` lists what vllm {target.version} has",
+        )
+    for p in problems(lc, "ambiguous-option"):
+        yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")
+    for p in problems(lc, "extra-argument"):
+        if not _after_boolean(lc, p):
+            yield RULE.diag(span(lc, p.span), p.message,
+                            help="vLLM takes one positional argument, the model")
+
+
+def _after_boolean(lc: LaunchContext, p) -> bool:  # type: ignore[no-untyped-def]
+    """VC009 reports a stray word right after a boolean option."""
+    from vcfg.lint.rules.vc009_flag_takes_no_value import boolean_before
+
+    return boolean_before(lc, p) is not None

@@ -1,0 +1,32 @@
+"""VC010 model-option: `--model` given to `vllm serve`."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._args import problems, span
+
+RULE = Rule(
+    code="VC010",
+    name="model-option",
+    summary="the model given with --model instead of as the first argument",
+    severity="warning",
+    why=(
+        "`vllm serve` takes the model as its first argument. Older releases reject "
+        "`--model` outright; newer ones move it with a deprecation warning, and combined "
+        "with a positional model the launch fails."
+    ),
+    when_vllm_fails="at parse time on 0.10; a warning later",
+    example="vllm serve --model facebook/opt-125m\n",
+    use_instead="vllm serve facebook/opt-125m\n",
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    for p in problems(lc, "model-option", "model-missing"):
+        sev = "error" if p.severity == "error" else "warning"
+        yield RULE.diag(span(lc, p.span), p.message, severity=sev,
+                        help="give the model as the first argument: `vllm serve MODEL ...`")

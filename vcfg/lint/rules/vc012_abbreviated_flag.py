@@ -1,0 +1,31 @@
+"""VC012 abbreviated-flag: an option written as an unambiguous prefix."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._args import problems, span
+
+RULE = Rule(
+    code="VC012",
+    name="abbreviated-flag",
+    summary="an option abbreviated to a prefix",
+    severity="warning",
+    why=(
+        "argparse accepts any unambiguous prefix of an option, so `--max-num-seq` works "
+        "today; the day a release adds another option with that prefix, the launch fails "
+        "as ambiguous, or the abbreviation may be a typo that happens to match."
+    ),
+    when_vllm_fails="at parse time, on the release that makes the prefix ambiguous",
+    example="vllm serve facebook/opt-125m --max-num-seq 64\n",
+    use_instead="vllm serve facebook/opt-125m --max-num-seqs 64\n",
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    for p in problems(lc, "abbreviation"):
+        yield RULE.diag(span(lc, p.span), p.message,
+                        help=f"write `{p.option}` in full" if p.option else None)
