@@ -35,12 +35,13 @@ class Target:
         return self.catalog.vllm_version
 
     @cached_property
-    def history(self) -> list[Catalog]:
-        """Every bundled catalog, oldest first: to say when something was removed."""
-        from vcfg.catalog import store
+    def history(self) -> list[Any]:
+        """Every bundled release, oldest first, as name lookups (``flag``, ``env``,
+        ``config(...).field``, ``connector(...).extra_keys``; see
+        vcfg/catalog/history.py): to say when something was added or removed."""
+        from vcfg.catalog.history import presence_history
 
-        versions = store.bundled_versions()
-        return store.history_between(versions[0], versions[-1]) if versions else []
+        return presence_history()
 
 
 @dataclass
