@@ -31,3 +31,23 @@ def test_bundled_catalog_is_not_stale(version):
     fresh = store.dumps(generate_one(version), compact=True)
     committed = (store.BUNDLED_DIR / f"vllm-{version}.json").read_text(encoding="utf-8")
     assert fresh == committed, f"run: python -m vcfg.catalog.generate {version}"
+
+
+def test_history_index_is_current():
+    from vcfg.catalog import history
+
+    fresh = history.dumps_index(history.build_index(store.load_exact(v) for v in BUNDLED_RELEASES))
+    assert history.INDEX_PATH.read_text(encoding="utf-8") == fresh, "run: python -m vcfg.catalog.generate"
+
+
+def test_presence_catalog_answers_like_the_catalog():
+    from vcfg.catalog.history import presence_history
+
+    hist = {c.vllm_version: c for c in presence_history()}
+    for v in ("0.13.0", "0.33.0"):
+        cat, pres = store.load_exact(v), hist[v]
+        assert (pres.flag("--kv-transfer-config") is None) == (cat.flag("--kv-transfer-config") is None)
+        assert (pres.connector("P2pNcclConnector") is None) == (cat.connector("P2pNcclConnector") is None)
+        kv = pres.config("KVTransferConfig")
+        assert (kv.field("kv_buffer_size") is None) == (cat.config("KVTransferConfig").field("kv_buffer_size") is None)
+    assert hist["0.13.0"].connector("P2pNcclConnector").extra_keys
