@@ -206,6 +206,17 @@ def from_version(version: str, *, download: bool = True) -> VllmSource:
     return src
 
 
+#: what pip prints when it cannot reach the index (it then also says "No matching
+#: distribution", which would wrongly read as "no such release")
+_NETWORK_ERRORS = (
+    "NewConnectionError", "Connection refused", "ConnectionError", "Max retries exceeded",
+    "Temporary failure in name resolution", "Could not fetch URL", "Network is unreachable",
+    "Read timed out", "ConnectTimeoutError",
+    # the index listed no vllm release at all: it was not reached (PyPI lists dozens)
+    "(from versions: none)",
+)
+
+
 def download_wheel(version: str) -> Path:
     """``pip download --no-deps --only-binary :all: vllm==X`` into a temporary folder."""
     tmp = Path(tempfile.mkdtemp(prefix="vcfg-wheel-"))
@@ -223,7 +234,9 @@ def download_wheel(version: str) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         last = (proc.stderr or proc.stdout).strip().splitlines()
         detail = last[-1] if last else f"pip exited {proc.returncode}"
-        if "No matching distribution" in (proc.stderr or ""):
+        err = proc.stderr or ""
+        offline = any(x in err for x in _NETWORK_ERRORS)
+        if "No matching distribution" in err and not offline:
             raise VcfgError(f"vllm {version} is not a published release", hint=detail)
         raise VcfgError(
             f"could not download vllm {version} (no network?)",
