@@ -31,6 +31,23 @@ def bundled_path(version: str):  # type: ignore[no-untyped-def]
     return store.BUNDLED_DIR / f"vllm-{version}.json"
 
 
+def write_history(check: bool = False) -> list[str]:
+    """The name index over every bundled catalog (vcfg/catalog/history.py)."""
+    from vcfg.catalog import history
+
+    store._load_path.cache_clear()
+    text = history.dumps_index(history.build_index(store.load_exact(v) for v in BUNDLED_RELEASES))
+    path = history.INDEX_PATH
+    old = path.read_text(encoding="utf-8") if path.exists() else None
+    if check:
+        print(f"history index: {'stale' if old != text else 'up to date'}", file=sys.stderr)
+        return ["history"] if old != text else []
+    path.write_text(text, encoding="utf-8")
+    history.load_index.cache_clear()
+    print(f"history index: wrote {path.name} ({len(text) // 1024} KiB)", file=sys.stderr)
+    return []
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vcfg.catalog.generate")
     ap.add_argument("versions", nargs="*", help="default: every bundled release")
@@ -55,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
                     f"{time.perf_counter() - t:.2f}s)",
                     file=sys.stderr,
                 )
+        stale += write_history(check=args.check)
+        from vcfg.schema.write import write_schemas  # schemas/ is derived from the catalogs
+
+        stale += write_schemas(versions, check=args.check)
     except VcfgError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

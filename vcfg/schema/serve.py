@@ -1,0 +1,208 @@
+"""The schema of a ``vllm serve --config FILE.yaml`` file.
+
+Every long option of the release is a key, spelled with dashes (offered on
+completion) and with underscores (accepted, not offered), see `vcfg.schema.loader`
+for how vLLM reads the file.  Values follow the option's type; JSON-valued options
+take a mapping with their config class's schema (from 0.16.0 on) or a string holding
+JSON.  Keys of other releases are described and rejected (vLLM's parser rejects an
+unknown option in every release); other unknown keys are allowed by the lenient
+schema (options a platform plugin adds, argparse's unambiguous prefixes) and
+rejected by the strict one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from vcfg.catalog.model import Flag
+from vcfg.schema import describe as d
+from vcfg.schema.configs import with_default
+from vcfg.schema.context import Context
+from vcfg.schema.loader import mappings_work
+from vcfg.schema.values import field_value, flag_value, is_switch
+
+_TYPE_WORDS = {
+    "int": "integer",
+    "float": "number",
+    "str": "text",
+    "json": "JSON",
+    "dict_or_str": "JSON object or text",
+    "human_readable_int": "integer (`25.6k` = 25600, `2M` = 2000000, `1K` = 1024)",
+    "human_readable_int_or_auto": "integer (`1k`, `1K` accepted) or `auto`",
+    "bool": "switch, or a value",
+    "lower_underscore": "text (case and `-`/`_` do not matter)",
+}
+
+
+def long_names(flag: Flag) -> list[str]:
+    return [s[2:] for s in flag.option_strings if s.startswith("--")]
+
+
+def _negative(flag: Flag, name: str) -> bool:
+    """Whether ``--name`` is the generated "off" form of a boolean flag."""
+    if flag.action not in ("boolean_optional", "enable_disable"):
+        return False
+    first = long_names(flag)[0]
+    if name == first:
+        return False
+    if name.startswith("no-"):
+        return True
+    for a, b in (("enable-", "disable-"), ("disable-", "enable-")):
+        if first.startswith(a) and name == b + first[len(a):]:
+            return True
+    return False
+
+
+def _json_target(ctx: Context, flag: Flag) -> tuple[Optional[dict[str, Any]], bool]:
+    """The schema of a JSON-valued option's value, and whether that value is a list."""
+    if flag.type == "config" and flag.config_class_of_value:
+        ref = ctx.ref(flag.config_class_of_value)
+        if ref is not None:
+            return {"$ref": ref}, False
+    if flag.type in ("json", "dict_or_str", "config") and flag.config_class and flag.config_field:
+        cls = ctx.cat.config(flag.config_class)
+        f = cls.field(flag.config_field) if cls is not None else None
+        if f is not None:
+            hints = [h for h in f.hints if h != "None"]
+            if hints and all(h.startswith(("list[", "set[", "tuple[")) for h in hints):
+                return None, True
+            target = field_value(f, ctx.ref, ctx.is_class)
+            if target and (
+                "type" in target or "anyOf" in target or "$ref" in target or "enum" in target
+            ):
+                return target, False
+    return None, False
+
+
+def _words(ctx: Context, flag: Flag, name: str, json_class: Optional[str]) -> list[Optional[str]]:
+    aliases = [s for s in flag.option_strings
+               if s != f"--{name}" and not (s.startswith("--") and _negative(flag, s[2:]))]
+    head = ("also " + ", ".join(f"`{a}`" for a in aliases) + " · ") if aliases else ""
+    lines: list[Optional[str]] = []
+    if is_switch(flag):
+        what = "switch: `true` sets it, `false` is ignored"
+        neg = [a for a in long_names(flag) if _negative(flag, a)]
+        if neg:
+            what += f" (write `{neg[0]}: true`)"
+        lines.append(f"{head}{what} · default {d.default_words(flag.default)}")
+    else:
+        kind = _TYPE_WORDS.get(flag.type or "str", "text")
+        if flag.type == "config" and json_class:
+            kind = f"JSON: `{json_class}`"
+        if flag.nargs in ("+", "*"):
+            kind = f"a list of {kind} values (or one value)"
+        lines.append(f"{head}{kind} · default {d.default_words(flag.default)}")
+        if flag.choices:
+            lines.append("Choices: " + d.choices_words(flag.choices))
+        elif flag.metavar_choices:
+            lines.append("Suggested: " + d.choices_words(flag.metavar_choices))
+        if flag.optional:
+            lines.append("`null` (or an empty value) means not set.")
+        if flag.type in ("json", "config", "dict_or_str") and not mappings_work(ctx.version):
+            lines.append(
+                "Write the JSON as a string: this release's `--config` loader passes a YAML "
+                "mapping on as Python text, which vLLM cannot parse."
+            )
+    if flag.deprecated:
+        lines.append("Deprecated in this release.")
+    if flag.config_class and flag.config_field:
+        lines.append(f"Sets `{flag.config_class}.{flag.config_field}`.")
+    if flag.loc is not None:
+        lines.append(f"At {flag.loc}")
+    lines.append(ctx.history.span_words("flag", f"--{name}"))
+    return lines
+
+
+def _help(ctx: Context, flag: Flag) -> Optional[str]:
+    if ctx.help is None:
+        return None
+    if flag.config_class and flag.config_field:
+        cls = ctx.cat.config(flag.config_class)
+        f = cls.field(flag.config_field) if cls is not None else None
+        if f is not None:
+            text = ctx.help.for_field(f)
+            if text:
+                return text
+    return ctx.help.for_flag(flag)
+
+
+def flag_property(ctx: Context, flag: Flag, name: str) -> dict[str, Any]:
+    target, list_valued = _json_target(ctx, flag) if mappings_work(ctx.version) else (None, False)
+    value = flag_value(flag, target, mappings=mappings_work(ctx.version), list_valued=list_valued)
+    value = with_default(value, flag.default)
+    json_class = flag.config_class_of_value if flag.type == "config" else None
+    prop = {**value, "markdownDescription": d.compose(_words(ctx, flag, name, json_class), _help(ctx, flag))}
+    if flag.deprecated:
+        prop["deprecated"] = True
+        prop["deprecationMessage"] = f"--{name} is deprecated in vLLM {ctx.version}."
+    return prop
+
+
+def _negative_property(flag: Flag, name: str, primary: str) -> dict[str, Any]:
+    return {
+        "type": "boolean",
+        "markdownDescription": (
+            f"`true` turns `{primary}` off; `false` does nothing."
+        ),
+    }
+
+
+def _absent_property(ctx: Context, name: str, note: str) -> dict[str, Any]:
+    known = None
+    if ctx.knowledge is not None:
+        entry = ctx.knowledge.removed_flag(f"--{name}", ctx.version)
+        if entry is not None:
+            known = entry.note + (
+                f" Use instead: {', '.join(entry.replacement)}." if entry.replacement else ""
+            )
+    message = f"--{name}: {note}." + (f" {known}" if known else "")
+    return {"not": {}, "doNotSuggest": True, "deprecationMessage": message}
+
+
+
+def serve_properties(ctx: Context) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    aliases: dict[str, str] = {}
+    for flag in ctx.cat.flags:
+        if flag.positional or flag.action == "help":
+            continue
+        names = long_names(flag)
+        if not names:
+            continue
+        primary = names[0]
+        if primary in props:
+            continue
+        props[primary] = flag_property(ctx, flag, primary)
+        for other in names[1:]:
+            if other in props:
+                continue
+            if _negative(flag, other):
+                props[other] = _negative_property(flag, other, primary)
+            else:
+                props[other] = {"$ref": f"#/properties/{primary}"}
+    for name in list(props):
+        under = name.replace("-", "_")
+        if under != name and under not in props:
+            aliases[under] = name
+    for under, name in aliases.items():
+        # `allOf` keeps `doNotSuggest` beside the reference: next to a bare `$ref` it is
+        # ignored in draft-07, and yaml-language-server drops it
+        props[under] = {"allOf": [{"$ref": f"#/properties/{name}"}], "doNotSuggest": True}
+    # options of other releases: vLLM rejects them here
+    for opt in ctx.history.names("flag"):
+        name = opt[2:]
+        if name in props:
+            continue
+        note = ctx.history.absent_note("flag", opt, ctx.version)
+        if note is None:
+            continue
+        props[name] = _absent_property(ctx, name, note)
+    return props
+
+
+def serve_schema_body(ctx: Context) -> dict[str, Any]:
+    props = serve_properties(ctx)
+    body: dict[str, Any] = {"type": "object", "properties": props}
+    if ctx.strict:
+        body["additionalProperties"] = False
+    return body
