@@ -476,3 +476,7 @@ def bench_compare(
         click.echo(bench_render.render_compare_markdown(c), nl=False)
     else:
         click.echo(bench_render.render_compare_text(c), nl=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -28,11 +28,28 @@ def span(lc: LaunchContext, s: Any) -> Span:
 
 
 def key_name_span(lc: LaunchContext, s: Any) -> Span:
-    """A JSON key's span without its quotes (points at the name itself)."""
+    """A JSON key's span without its quotes (points at the name itself); a key written
+    without quotes (a YAML mapping key) is left as it is."""
     d = span(lc, s)
     if d.line == d.end_line and d.end_column - d.column > 2:
-        return Span(d.path, d.line, d.column + 1, d.end_line, d.end_column - 1)
+        text = _line_text(lc, d)
+        if len(text) >= 2 and text[0] in "\"'" and text[-1] == text[0]:
+            return Span(d.path, d.line, d.column + 1, d.end_line, d.end_column - 1)
     return d
+
+
+def _line_text(lc: LaunchContext, d: Span) -> str:
+    if d.path != lc.path:
+        try:
+            with open(d.path, encoding="utf-8", errors="replace") as fh:
+                lines = fh.read().splitlines()
+        except OSError:
+            return ""
+    else:
+        lines = lc.file.text.splitlines()
+    if not 1 <= d.line <= len(lines):
+        return ""
+    return lines[d.line - 1][d.column - 1 : d.end_column - 1]
 
 
 def json_options(lc: LaunchContext) -> Iterator[tuple[Any, Any]]:

@@ -29,7 +29,10 @@ CODES = ("invalid-value", "missing-value", "config-file", "config-equals")
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    broken = [x.span.line for x in lc.file.plan.problems if x.code in ("missing", "syntax")]
     for p in problems(lc, *CODES):
+        if p.code == "missing-value" and any(line <= p.span.line for line in broken):
+            continue  # VC000 explains it: an unterminated quote swallowed the value
         sev = "warning" if p.severity == "warning" else "error"
         yield RULE.diag(span(lc, p.span), p.message, severity=sev, help=_HELP.get(p.code))
 

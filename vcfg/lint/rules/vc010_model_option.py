@@ -27,6 +27,8 @@ RULE = Rule(
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for p in problems(lc, "model-option", "model-missing"):
+        if p.code == "model-missing" and lc.file.plan.source_kind == "serve-config":
+            continue  # a config file linted alone: the model comes with the command line
         sev = "error" if p.severity == "error" else "warning"
         yield RULE.diag(span(lc, p.span), p.message, severity=sev,
                         help="give the model as the first argument: `vllm serve MODEL ...`")

@@ -1,0 +1,5 @@
+"""`python -m vcfg` is `vcfg`."""
+
+from vcfg.cli import main
+
+main()
