@@ -1,0 +1,77 @@
+"""VC021 typographic-quotes: curly quotes or other look-alikes inside a JSON value."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic, Fix, Span
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._args import problems, span
+from vcfg.lint.rules._config_json import LOOKALIKES, lookalike_in_value
+
+RULE = Rule(
+    code="VC021",
+    name="typographic-quotes",
+    summary="a curly quote or other look-alike where a straight quote belongs",
+    severity="error",
+    why=(
+        "Commands copied from a web page, a chat or a word processor often carry "
+        "typographic quotes (\u2018 \u2019 \u201c \u201d) or full-width ones (\uff02). Neither "
+        "bash nor JSON treats them as quotes: the JSON value does not parse, or the "
+        "shell's quote never closes and swallows the lines after it."
+    ),
+    when_vllm_fails="at parse time: vllm exits 2 on the JSON, or bash runs something else",
+    example=(
+        "vllm serve facebook/opt-125m \\\n"
+        "  --kv-transfer-config '{\u201ckv_connector\u201d:\u201cNixlConnector\u201d,\u201ckv_role\u201d:\u201ckv_both\u201d}'\n"
+    ),
+    use_instead=(
+        "vllm serve facebook/opt-125m \\\n"
+        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+    ),
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    # inside an option's JSON value that does not parse
+    for p in problems(lc, "invalid-json"):
+        hit = lookalike_in_value(lc, p)
+        if hit is None:
+            continue
+        where = span(lc, hit.span)
+        more = f" ({hit.count} look-alike quotes in this value)" if hit.count > 1 else ""
+        yield RULE.diag(
+            where,
+            f"typographic quote `{hit.char}` in the JSON value of {p.option}{more}",
+            help='JSON only knows the straight double quote `"`; retype the quotes',
+            fix=Fix(where, '"', "use a straight double quote"),
+        )
+    # a shell quote that never closes because its closing quote is a look-alike
+    yield from _unclosed_shell_quotes(lc)
+
+
+def _unclosed_shell_quotes(lc: LaunchContext) -> Iterator[Diagnostic]:
+    inv = lc.inv.span
+    lines: Optional[list[str]] = None
+    for p in lc.file.plan.problems:
+        s = p.span
+        if s.file not in ("", lc.path, inv.file) or not inv.line <= s.line <= inv.end_line:
+            continue
+        lines = lines if lines is not None else lc.file.text.splitlines()
+        if not 1 <= s.line <= len(lines):
+            continue
+        text = lines[s.line - 1]
+        col = next((i for i in range(max(0, s.col - 1), len(text)) if text[i] in LOOKALIKES), None)
+        if col is None:
+            continue
+        ch = text[col]
+        where = Span(lc.path, s.line, col + 1, s.line, col + 2)
+        yield RULE.diag(
+            where,
+            f"typographic quote `{ch}` does not close the shell quote before it",
+            help=f"bash only closes a quote with a straight `{LOOKALIKES[ch]}`; retype it",
+            fix=Fix(where, LOOKALIKES[ch], "use a straight quote"),
+        )
+        return
+

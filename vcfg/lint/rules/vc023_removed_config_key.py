@@ -1,0 +1,57 @@
+"""VC023 removed-config-key: a key the config class had in an earlier release."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._config_json import config_objects, ignored_note, key_severity, key_span, removed_key
+
+RULE = Rule(
+    code="VC023",
+    name="removed-config-key",
+    summary="a key the option's config class had in an earlier release",
+    severity="error",
+    why=(
+        "Config classes lose fields between releases: KVTransferConfig dropped "
+        "kv_buffer_size, kv_ip, kv_rank and kv_parallel_size in 0.32, and the P2P-NCCL "
+        "examples people copy still set them. From 0.16 a removed key stops vLLM at "
+        "parse time; before 0.16 it was silently ignored (a warning then)."
+    ),
+    when_vllm_fails="at parse time from 0.16 (vllm exits 2); never before: the key is ignored",
+    example=(
+        "vllm serve facebook/opt-125m \\\n"
+        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_buffer_size\":5e9}'\n"
+    ),
+    use_instead=(
+        "vllm serve facebook/opt-125m \\\n"
+        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+    ),
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    for obj in config_objects(lc):
+        cls = obj.cls
+        for key in obj.value:
+            gone = removed_key(lc, cls, key)
+            if gone is None:
+                continue
+            sev = key_severity(cls)
+            when = f" in vllm {gone.since}" if gone.since else ""
+            notes: list[str] = []
+            if sev == "warning":
+                notes.append(ignored_note(lc.target))
+            entry = gone.entry
+            if entry is not None and entry.replacement:
+                help = "use " + " or ".join(f"`{r}`" for r in entry.replacement) + " instead"
+                if entry.note:
+                    notes.append(entry.note)
+            elif entry is not None and entry.note:
+                help = f"{entry.note}: remove it"
+            else:
+                help = "remove it"
+            yield RULE.diag(key_span(lc, obj, key), f"`{key}` was removed from {cls.name}{when}",
+                            help=help, notes=tuple(notes), severity=sev)

@@ -1,0 +1,69 @@
+"""VC025 config-value-choice: a JSON value outside a config field's choices."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from vcfg.catalog.model import ConfigField
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules._config_json import (
+    ROLE, ConfigObject, config_objects, connector_name, field_accepts, judged_field, shown, value_span,
+)  # fmt: skip
+from vcfg.lint.rules._util import did_you_mean
+
+RULE = Rule(
+    code="VC025",
+    name="config-value-choice",
+    summary="a JSON value outside a config field's choices",
+    severity="error",
+    why=(
+        "Fields such as KVTransferConfig.kv_role accept a fixed set of values "
+        "(kv_producer, kv_consumer, kv_both). A misspelling, a different case or a "
+        "word like \"decode\" stops the server when the JSON is read."
+    ),
+    when_vllm_fails="at parse time: vllm exits 2 with a literal_error listing the choices",
+    example=(
+        "vllm serve facebook/opt-125m \\\n"
+        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"decode\"}'\n"
+    ),
+    use_instead=(
+        "vllm serve facebook/opt-125m \\\n"
+        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}'\n"
+    ),
+)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    for obj in config_objects(lc):
+        for key, v in obj.value.items():
+            f = judged_field(obj.cls, key)
+            if f is None or "Literal" not in f.hints or not f.choices:
+                continue
+            if not isinstance(v, (str, int, float)) or isinstance(v, bool) or field_accepts(f, v) is not False:
+                continue
+            choices = ", ".join(f"`{c}`" for c in f.choices)
+            near = _suggest(lc, obj, f, v)
+            help = f"expected one of {choices}" + (f"; did you mean {near}?" if near else "")
+            yield RULE.diag(value_span(lc, obj, key), f"`{shown(v).strip(chr(34))}` is not a valid `{key}`", help=help)
+
+
+def _suggest(lc: LaunchContext, obj: ConfigObject, f: ConfigField, v: Any) -> Optional[str]:
+    words = [c for c in f.choices or [] if isinstance(c, str)]
+    if not isinstance(v, str) or not words:
+        return None
+    same = [c for c in words if c.lower() == v.strip().lower()]
+    if same:
+        return f"`{same[0]}`"
+    near = did_you_mean(v, words, cutoff=0.6)
+    if near:
+        return f"`{near[0]}`"
+    if f.name == ROLE:  # "prefill"/"decode": the roles the connector expects there
+        name = connector_name(obj)
+        facts = lc.target.knowledge.connector_facts(name, lc.target.version) if name else None
+        roles = facts.roles[0] if facts is not None and facts.roles else None
+        for side in ("prefill", "decode"):
+            if roles is not None and side in v.lower() and getattr(roles, side):
+                return " or ".join(f"`{r}`" for r in getattr(roles, side)) + f" (a {side} instance of {name})"
+    return None
