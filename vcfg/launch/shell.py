@@ -1,0 +1,3026 @@
+"""Bash front end: a launch script -> `LaunchPlan`.
+
+tree-sitter-bash gives an error-tolerant syntax tree with exact byte positions;
+this module walks it as a tiny abstract interpreter: it keeps the shell's
+variables (with exported-ness), expands every word of a command the way bash
+would (quotes, escapes, ``$'...'``, ``${X:-d}``, ``$((...))``, word splitting
+of unquoted expansions, arrays), and records each recognised launch with the
+environment it would start with.
+
+What it cannot know it marks: a `Hole` in a word (a command's output, a
+variable the caller sets), an `Unknown` on the plan (``source``, ``eval`` of an
+unknown string, an unknown array).  Branches are merged (a variable that
+differs by branch becomes unknown after the ``if``), loops with a known list of
+values are unrolled (up to `MAX_UNROLL` iterations), other loops are run once
+with the variables they change made unknown.  Functions are run at each call
+with their arguments; a function never called is run once at the end with
+unknown arguments.
+
+Nothing is executed and no file is read.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Sequence
+
+from vcfg.launch.model import (
+    _new,
+    BENCH_SERVE,
+    DYNAMO,
+    PROXY,
+    SERVE,
+    VLLM_OTHER,
+    Binding,
+    EnvEvent,
+    Hole,
+    Invocation,
+    LaunchPlan,
+    LineIndex,
+    ParseProblem,
+    Run,
+    Span,
+    Unknown,
+    Upstream,
+    Word,
+    WrittenFile,
+)
+
+#: Loops with a known list of at most this many values are unrolled.
+MAX_UNROLL = 64
+#: Statement nesting deeper than this is skipped (with a problem).
+MAX_DEPTH = 120
+#: ``eval``/``bash -c`` strings are parsed at most this deep.
+MAX_NESTED = 4
+#: Function calls are followed at most this deep.
+MAX_CALLS = 8
+#: Larger inputs are not parsed at all.
+MAX_BYTES = 64 * 1024 * 1024
+
+_PARSER: Any = None
+
+
+#: Every byte >= 0x80 becomes "x" before tree-sitter sees the text.  bash's
+#: syntax is ASCII, so the tree is the same (a non-ASCII character is a word
+#: character), offsets do not move (values are read from the original bytes),
+#: and tree-sitter-bash 0.25's scanner, which passes code points to isalpha(),
+#: cannot crash on large ones (seen with random input: SIGSEGV in scanner.c).
+_ASCII_ONLY = bytes(range(128)) + b"x" * 128
+
+
+def _ts_parse(data: bytes) -> Any:
+    return _parser().parse(data.translate(_ASCII_ONLY))
+
+
+def parse_tree(data: bytes) -> Any:
+    """The tree-sitter tree of a script, safe for any bytes (see `_ASCII_ONLY`):
+    byte offsets are the script's own; read text from ``data``, not the nodes."""
+    return _ts_parse(data)
+
+
+def _bash_language() -> Any:
+    """tree-sitter-bash's language pointer.  Its package ``__init__`` imports
+    ``importlib.resources`` (about 8 ms, 40% of a bare interpreter start) only
+    to read highlight queries vcfg does not use, so the compiled binding is
+    loaded directly; any surprise falls back to the normal import."""
+    try:
+        import importlib.machinery
+        import importlib.util
+
+        spec = importlib.util.find_spec("tree_sitter_bash")
+        folder = list(spec.submodule_search_locations or [])[0] if spec else None
+        if folder:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                path = os.path.join(folder, "_binding" + suffix)
+                if os.path.exists(path):
+                    loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
+                    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+                    loader.exec_module(mod)
+                    return mod.language()
+    except Exception:  # pragma: no cover - unusual installs
+        pass
+    import tree_sitter_bash
+
+    return tree_sitter_bash.language()
+
+
+def _parser() -> Any:
+    global _PARSER
+    if _PARSER is None:
+        import tree_sitter
+
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(_bash_language()))
+    return _PARSER
+
+
+# --------------------------------------------------------------------------- locators
+
+
+class _FileLoc:
+    """Positions in the script file itself."""
+
+    __slots__ = ("li",)
+
+    def __init__(self, li: LineIndex) -> None:
+        self.li = li
+
+    def span(self, a: int, b: int) -> Span:
+        return self.li.span(a, b)
+
+    def runs(self, a: int, b: int, at: int, text: str) -> list[Run]:
+        if "\n" not in text or text.index("\n") == len(text) - 1:
+            return [Run(at, len(text), self.li.span(a, b), True)]
+        out = []
+        pos = 0
+        off = a
+        for line in text.splitlines(keepends=True):
+            nb = len(line.encode("utf-8", "surrogateescape")) if not line.isascii() else len(line)
+            out.append(Run(at + pos, len(line), self.li.span(off, off + nb), True))
+            pos += len(line)
+            off += nb
+        return out
+
+
+class _WordLoc:
+    """Positions inside a string that bash re-parses (``eval``, ``bash -c``):
+    byte offsets of the string map back to the script through the word's runs."""
+
+    __slots__ = ("word", "text", "b2c")
+
+    def __init__(self, word: Word, data: bytes) -> None:
+        self.word = word
+        self.text = word.value
+        if data.isascii():
+            self.b2c: Optional[list[int]] = None
+        else:
+            b2c = []
+            for i, ch in enumerate(self.text):
+                b2c.extend([i] * len(ch.encode("utf-8", "surrogateescape")))
+            b2c.append(len(self.text))
+            self.b2c = b2c
+
+    def _c(self, b: int) -> int:
+        if self.b2c is None:
+            return min(b, len(self.text))
+        return self.b2c[min(b, len(self.b2c) - 1)]
+
+    def span(self, a: int, b: int) -> Span:
+        ca, cb = self._c(a), self._c(b)
+        if not self.text:
+            return self.word.span
+        if cb <= ca:
+            s = self.word.char_span(min(ca, len(self.text) - 1))
+            return Span(s.start, s.start, s.line, s.col, s.line, s.col, s.file)
+        return self.word.span_of(ca, cb)
+
+    def runs(self, a: int, b: int, at: int, text: str) -> list[Run]:
+        ca = self._c(a)
+        out: list[Run] = []
+        w = self.word
+        for k in range(len(text)):
+            ci = ca + k
+            if ci >= len(self.text):
+                break
+            r = w._run_at(ci)
+            cs = w.char_span(ci)
+            exact = r is not None and r.exact
+            if out and exact and out[-1].exact:
+                p = out[-1]
+                ps = p.span
+                if ps.end == cs.start and ps.end_line == cs.line and ps.end_col == cs.col and ps.file == cs.file:
+                    out[-1] = Run(p.at, p.length + 1, Span(ps.start, cs.end, ps.line, ps.col, cs.end_line, cs.end_col, ps.file), True)
+                    continue
+            out.append(Run(at + k, 1, cs, exact))
+        return out
+
+
+# --------------------------------------------------------------------------- state
+
+
+class _State:
+    """The shell's variables at one point of the script."""
+
+    __slots__ = ("vars", "arrays", "allexport", "positional", "env_unknowns", "ifs")
+
+    def __init__(self) -> None:
+        self.vars: dict[str, Binding] = {}
+        #: name -> elements (None: an array whose content vcfg does not know)
+        self.arrays: dict[str, Optional[tuple[Word, ...]]] = {}
+        self.allexport = False
+        #: $1 $2 ...; None when unknown (the script's own arguments)
+        self.positional: Optional[list[Word]] = None
+        self.env_unknowns: tuple[Unknown, ...] = ()
+        self.ifs: Optional[str] = " \t\n"
+
+    def copy(self) -> "_State":
+        s = _State()
+        s.vars = dict(self.vars)
+        s.arrays = dict(self.arrays)
+        s.allexport = self.allexport
+        s.positional = None if self.positional is None else list(self.positional)
+        s.env_unknowns = self.env_unknowns
+        s.ifs = self.ifs
+        return s
+
+
+class _Ctx(NamedTuple):
+    background: bool = False
+    function: Optional[str] = None
+    in_loop: bool = False
+    conditional: bool = False
+    iteration: Optional[str] = None
+    #: inside a container (docker exec/run): the script's env does not reach it
+    container: bool = False
+
+
+def _hole_word(reason: str, span: Span, may_split: bool = False, raw: str = "") -> Word:
+    return Word("", span, raw, (), (Hole(0, reason, span, may_split),))
+
+
+def _synth(text: str, span: Span) -> Word:
+    return Word(text, span, text, (Run(0, len(text), span, False),) if text else ())
+
+
+class _Acc:
+    """Builds the words one argument expands to (bash's word splitting)."""
+
+    __slots__ = ("words", "parts", "runs", "holes", "n", "started", "quoted", "assumptions")
+
+    def __init__(self) -> None:
+        self.words: list[tuple[str, tuple, tuple, bool, tuple]] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self.parts: list[str] = []
+        self.runs: list[Run] = []
+        self.holes: list[Hole] = []
+        self.n = 0
+        self.started = False
+        self.quoted = False
+        self.assumptions: list[str] = []
+
+    def text(self, text: str, runs: Iterable[Run], quoted: bool = False) -> None:
+        """Append text whose runs already start at index ``self.n``."""
+        self.started = True
+        if quoted:
+            self.quoted = True
+        if text:
+            self.parts.append(text)
+            self.runs.extend(runs)
+            self.n += len(text)
+
+    def word(self, w: Word, split: bool, ifs: Optional[str] = " \t\n") -> None:
+        """Append a value; unquoted (``split``) values undergo word splitting."""
+        if w.assumptions:
+            self.assumptions.extend(w.assumptions)
+        if not split:
+            self.started = True
+            self._append(w)
+            return
+        if ifs is None:
+            self.hole("word splitting with an unknown IFS", w.span, True)
+            return
+        if not w.value:
+            for h in w.holes:
+                self.holes.append(Hole(self.n, h.reason, h.span, True))
+            return
+        ws = ifs if ifs else ""
+        seps = set(ws) if ws else set()
+        i = 0
+        v = w.value
+        n = len(v)
+        hole_at = {h.at: h for h in w.holes}
+        while i < n:
+            if v[i] in seps:
+                # holes sitting exactly here belong to the current field
+                if i in hole_at:
+                    h = hole_at.pop(i)
+                    self.holes.append(Hole(self.n, h.reason, h.span, True))
+                    self.started = True
+                j = i
+                while j < n and v[j] in seps:
+                    j += 1
+                if self.started:
+                    self.brk()
+                i = j
+                continue
+            j = i
+            while j < n and v[j] not in seps:
+                j += 1
+            piece = w.slice(i, j)
+            hole_at = {k: h for k, h in hole_at.items() if not (i < k <= j)} if hole_at else hole_at
+            self.started = True
+            self._append(piece, may_split=True)
+            i = j
+        for k, h in hole_at.items():
+            if k >= n:
+                self.holes.append(Hole(self.n, h.reason, h.span, True))
+
+    def _append(self, w: Word, may_split: bool = False) -> None:
+        base = self.n
+        if w.value:
+            self.parts.append(w.value)
+            if base:
+                self.runs.extend(Run(r.at + base, r.length, r.span, r.exact) for r in w.runs)
+            else:
+                self.runs.extend(w.runs)
+            self.n += len(w.value)
+        for h in w.holes:
+            self.holes.append(Hole(h.at + base, h.reason, h.span, h.may_split or may_split))
+        if w.quoted:
+            self.quoted = True
+
+    def hole(self, reason: str, span: Span, may_split: bool) -> None:
+        if not may_split:
+            self.started = True
+        self.holes.append(Hole(self.n, reason, span, may_split))
+
+    def brk(self) -> None:
+        if self.started or self.holes:
+            self.words.append(
+                ("".join(self.parts), tuple(self.runs), tuple(self.holes), self.quoted, tuple(self.assumptions))
+            )
+        self._reset()
+
+    def finish(self, span: Span, raw: str) -> list[Word]:
+        self.brk()
+        return [Word(v, span, raw, r, h, q, a) for v, r, h, q, a in self.words]
+
+
+# --------------------------------------------------------------------------- helpers
+
+_ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+         "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
+_STMT_TYPES = frozenset({
+    "command", "variable_assignment", "variable_assignments", "declaration_command",
+    "unset_command", "redirected_statement", "pipeline", "list", "subshell",
+    "compound_statement", "if_statement", "case_statement", "for_statement",
+    "c_style_for_statement", "while_statement", "function_definition", "negated_command",
+    "test_command", "ERROR",
+})
+_LITERAL_TYPES = frozenset({"word", "number", "raw_string"})
+_EXPANSION_TYPES = frozenset({
+    "simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
+    "process_substitution",
+})
+
+#: Wrappers that run their arguments as a command.  value: the options that
+#: take a separate value (None: the wrapper takes no options we model).
+_WRAPPERS: dict[str, frozenset[str]] = {
+    "nohup": frozenset(),
+    "setsid": frozenset(),
+    "exec": frozenset({"-a"}),
+    "time": frozenset({"-f", "-o"}),
+    "command": frozenset(),
+    "builtin": frozenset(),
+    "unbuffer": frozenset(),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "nice": frozenset({"-n"}),
+    "ionice": frozenset({"-c", "-n", "-p"}),
+    "chrt": frozenset(),
+    "numactl": frozenset({"-N", "-m", "-C", "-i", "-p", "-P", "-w", "--cpunodebind",
+                          "--membind", "--physcpubind", "--interleave", "--preferred",
+                          "--cpubind"}),
+    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}),
+    "xargs": frozenset(),
+}
+
+
+def _basename(s: str) -> str:
+    return s.rsplit("/", 1)[-1]
+
+
+_BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
+_PY_RE = re.compile(r"python(\d+(\.\d+)?)?\Z")
+_PROXY_RE = re.compile(r"proxy|router", re.I)
+_UPSTREAM_RE = re.compile(r"--(prefill|prefiller|decode|decoder)s?(?:[-_](host|port|url|addr|address)s?)?\Z")
+
+
+# --------------------------------------------------------------------------- interpreter
+
+
+class _Interp:
+    def __init__(self, data: bytes, path: str, environ: Optional[Mapping[str, str]],
+                 args: Optional[Sequence[str]], li: Optional[LineIndex] = None) -> None:
+        self.path = path
+        self.data = data
+        self.li = li if li is not None else LineIndex(data, path)
+        self.loc: Any = _FileLoc(self.li)
+        self.st = _State()
+        self.environ = dict(environ) if environ is not None else None
+        self.problems: list[ParseProblem] = []
+        self.unknowns: list[Unknown] = []
+        self.timeline: list[EnvEvent] = []
+        self.invocations: list[Invocation] = []
+        self.written: list[WrittenFile] = []
+        self.functions: dict[str, tuple[Any, bytes, Any, _State]] = {}
+        self.called: set[str] = set()
+        self.call_stack: list[str] = []
+        self.nested = 0
+        self.locals_stack: list[dict[str, Optional[Binding]]] = []
+        self.depth = 0
+        self.too_deep = False
+        if args is not None:
+            sp = self.li.span(0, 0)
+            self.st.positional = [_synth(a, sp) for a in args]
+
+    # -- small utilities
+    def text(self, n: Any) -> str:
+        return self.data[n.start_byte : n.end_byte].decode("utf-8", "surrogateescape")
+
+    def span(self, n: Any) -> Span:
+        return self.loc.span(n.start_byte, n.end_byte)
+
+    def problem(self, code: str, message: str, span: Span) -> None:
+        self.problems.append(ParseProblem(code, message, span))
+
+    def unknown(self, kind: str, reason: str, span: Span, env: bool = False) -> Unknown:
+        u = Unknown(kind, reason, span)
+        self.unknowns.append(u)
+        if env:
+            self.st.env_unknowns = self.st.env_unknowns + (u,)
+        return u
+
+    def event(self, kind: str, name: Optional[str], value: Optional[Word], exported: bool,
+              span: Span, ctx: _Ctx) -> EnvEvent:
+        ev = EnvEvent(kind, name, value, exported, span, ctx.conditional or ctx.in_loop or ctx.function is not None,
+                      ctx.function)
+        self.timeline.append(ev)
+        return ev
+
+    # -- variables
+    def set_var(self, name: str, value: Optional[Word], span: Span, ctx: _Ctx, *,
+                export: Optional[bool] = None, kind: str = "assign") -> None:
+        old = self.st.vars.get(name)
+        if export is None:
+            exported = self.st.allexport or (old is not None and old.exported and not old.unset)
+        else:
+            exported = export
+        if value is None and old is not None and not old.unset:
+            value = old.value
+        self.st.vars[name] = Binding(name, value, exported, span, False, "script")
+        if name == "IFS":
+            self.st.ifs = value.text if value is not None else " \t\n"
+        self.event(kind, name, value, exported, span, ctx)
+
+    def lookup(self, name: str) -> Optional[Binding]:
+        b = self.st.vars.get(name)
+        if b is not None:
+            return b
+        if name in self.st.arrays:
+            arr = self.st.arrays[name]
+            sp = self.li.span(0, 0)
+            if arr is None:
+                return Binding(name, _hole_word(f"array {name} is not known", sp), False, sp)
+            return Binding(name, arr[0] if arr else Word("", sp), False, sp)
+        if self.environ is not None and name in self.environ:
+            sp = self.li.span(0, 0)
+            return Binding(name, _synth(self.environ[name], sp), True, sp, False, "caller")
+        return None
+
+    # ------------------------------------------------------------------ driver
+    def run(self, root: Any) -> None:
+        self.exec_seq(root.children, _Ctx())
+        # functions defined but never called: run once with unknown arguments
+        for name, (node, data, loc, st) in list(self.functions.items()):
+            if name in self.called:
+                continue
+            self.called.add(name)
+            saved = (self.st, self.data, self.loc)
+            self.st = st.copy()
+            self.st.positional = None
+            self.data, self.loc = data, loc
+            try:
+                self.call_body(name, node, _Ctx(function=name, conditional=True))
+            finally:
+                self.st, self.data, self.loc = saved
+
+    def exec_seq(self, children: Sequence[Any], ctx: _Ctx) -> None:
+        n = len(children)
+        prev = None
+        for i in range(n):
+            c = children[i]
+            t = c.type
+            if t == "comment" or not c.is_named:
+                if t == "comment":
+                    prev = c
+                continue
+            bg = False
+            j = i + 1
+            while j < n and not children[j].is_named and children[j].type in (";", "\n"):
+                j += 1
+            if j < n and children[j].type == "&" and not children[j].is_named:
+                bg = True
+            self.check_split(c, prev)
+            prev = c
+            self.exec_stmt(c, ctx._replace(background=True) if bg else ctx)
+
+    def check_split(self, c: Any, prev: Any) -> None:
+        """Report a line of options that bash runs as its own command."""
+        node = c
+        if node.type == "redirected_statement":
+            node = node.child_by_field_name("body") or node
+        if node.type != "command":
+            return
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        t = self.text(name)
+        if not t.startswith("-") or t == "-":
+            return
+        if prev is not None and prev.type == "comment" and self.text(prev).rstrip().endswith("\\"):
+            self.problem(
+                "split-command",
+                f"the comment on line {prev.start_point[0] + 1} ends the continued command; "
+                f"'{t}' and what follows run as a separate command",
+                self.span(c),
+            )
+        else:
+            self.problem(
+                "split-command",
+                f"'{t}' starts a new command: is a '\\' missing at the end of the line before?",
+                self.span(c),
+            )
+
+    def exec_stmt(self, node: Any, ctx: _Ctx) -> None:
+        if self.depth > MAX_DEPTH:
+            if not self.too_deep:
+                self.too_deep = True
+                self.problem("too-deep", "nesting too deep; the rest of this block is not read", self.span(node))
+            return
+        self.depth += 1
+        try:
+            m = getattr(self, "s_" + node.type, None)
+            if m is not None:
+                m(node, ctx)
+        except RecursionError:
+            if not self.too_deep:
+                self.too_deep = True
+                self.problem("too-deep", "nesting too deep to analyse", self.span(node))
+        finally:
+            self.depth -= 1
+
+    # ------------------------------------------------------------------ statements
+    def s_ERROR(self, node: Any, ctx: _Ctx) -> None:
+        # reported by the problem scan; still read the commands it holds
+        self.exec_seq([c for c in node.children if c.type in _STMT_TYPES or not c.is_named], ctx)
+
+    def s_program(self, node: Any, ctx: _Ctx) -> None:
+        self.exec_seq(node.children, ctx)
+
+    def s_compound_statement(self, node: Any, ctx: _Ctx) -> None:
+        self.exec_seq(node.children, ctx)
+
+    s_do_group = s_compound_statement
+
+    def s_subshell(self, node: Any, ctx: _Ctx) -> None:
+        saved = self.st
+        self.st = saved.copy()
+        try:
+            self.exec_seq(node.children, ctx)
+        finally:
+            self.st = saved
+
+    def s_negated_command(self, node: Any, ctx: _Ctx) -> None:
+        self.exec_seq(node.children, ctx)
+
+    def s_test_command(self, node: Any, ctx: _Ctx) -> None:
+        return
+
+    def s_list(self, node: Any, ctx: _Ctx) -> None:
+        cond = False
+        for c in node.children:
+            if not c.is_named:
+                if c.type in ("||", "&&"):
+                    cond = True
+                continue
+            if c.type == "comment":
+                continue
+            self.exec_stmt(c, ctx._replace(conditional=True) if cond else ctx)
+
+    def s_pipeline(self, node: Any, ctx: _Ctx) -> None:
+        # every element runs in a subshell: assignments do not survive
+        for c in node.children:
+            if c.is_named and c.type != "comment":
+                saved = self.st
+                self.st = saved.copy()
+                try:
+                    self.exec_stmt(c, ctx)
+                finally:
+                    self.st = saved
+
+    def s_function_definition(self, node: Any, ctx: _Ctx) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is None or body is None:
+            return
+        self.functions[self.text(name_node)] = (body, self.data, self.loc, self.st.copy())
+
+    def s_variable_assignments(self, node: Any, ctx: _Ctx) -> None:
+        for c in node.children:
+            if c.type == "variable_assignment":
+                self.s_variable_assignment(c, ctx)
+
+    def s_variable_assignment(self, node: Any, ctx: _Ctx, *, export: Optional[bool] = None,
+                              kind: str = "assign") -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        if name_node.type == "subscript":
+            base = name_node.child_by_field_name("name")
+            nm = self.text(base) if base is not None else self.text(name_node)
+            self.st.arrays[nm] = None
+            self.unknown("array", f"element assignment to array {nm}", self.span(node))
+            return
+        name = self.text(name_node)
+        value_node = node.child_by_field_name("value")
+        append = any(c.type == "+=" for c in node.children if not c.is_named)
+        sp = self.span(node)
+        if value_node is not None and value_node.type == "array":
+            elems: list[Word] = []
+            for c in value_node.children:
+                if c.is_named and c.type != "comment":
+                    elems.extend(self.expand(c))
+            if append and name in self.st.arrays:
+                old = self.st.arrays[name]
+                arr = None if old is None else old + tuple(elems)
+            else:
+                arr = tuple(elems)
+            self.st.arrays[name] = arr
+            self.st.vars.pop(name, None)
+            self.event(kind, name, arr[0] if arr else None, False, sp, ctx)
+            return
+        if value_node is None:
+            value = Word("", sp)
+        else:
+            value = self.expand_value(value_node)
+        if append:
+            old = self.lookup(name)
+            if old is not None and old.value is not None:
+                acc = _Acc()
+                acc.word(old.value, False)
+                acc.word(value, False)
+                value = acc.finish(value.span, value.raw)[0]
+        if name in self.st.arrays:
+            arr = self.st.arrays[name]
+            self.st.arrays[name] = None if arr is None else (value,) + arr[1:]
+        self.set_var(name, value, sp, ctx, export=export, kind=kind)
+
+    def s_declaration_command(self, node: Any, ctx: _Ctx) -> None:
+        kw = node.children[0].type if node.children else ""
+        export: Optional[bool] = None
+        kind = "assign"
+        local = kw == "local" or (kw in ("declare", "typeset") and ctx.function is not None)
+        if kw == "export":
+            export, kind = True, "export"
+        functions = False
+        is_array = False
+        for c in node.children[1:]:
+            if c.type in ("word", "test_operator") or (c.type == "concatenation" and self.text(c).startswith(("-", "+"))):
+                opt = self.text(c)
+                if opt.startswith("-") and not opt.startswith("--"):
+                    if "n" in opt and kw == "export":
+                        export, kind = False, "unexport"
+                    if "x" in opt:
+                        export, kind = True, "export"
+                    if "f" in opt:
+                        functions = True
+                    if "g" in opt:
+                        local = False
+                    if "a" in opt or "A" in opt:
+                        is_array = True
+                elif opt.startswith("+") and "x" in opt:
+                    export, kind = False, "unexport"
+                continue
+            if functions:
+                continue
+            if c.type == "variable_assignment":
+                nm_node = c.child_by_field_name("name")
+                nm = self.text(nm_node) if nm_node is not None else ""
+                if local:
+                    self.remember_local(nm)
+                self.s_variable_assignment(c, ctx, export=export, kind=kind if not local or kind == "export" else "local")
+            elif c.type == "variable_name":
+                nm = self.text(c)
+                if local:
+                    self.remember_local(nm)
+                    if nm not in self.st.vars:
+                        self.set_var(nm, None, self.span(node), ctx, export=bool(export), kind="local")
+                    continue
+                if is_array and nm not in self.st.arrays:
+                    self.st.arrays[nm] = ()
+                    continue
+                old = self.st.vars.get(nm)
+                if export is None:
+                    continue
+                if old is None:
+                    b = self.lookup(nm)
+                    value = b.value if b is not None else None
+                else:
+                    value = old.value if not old.unset else None
+                self.st.vars[nm] = Binding(nm, value, export, self.span(node), False, "script")
+                self.event(kind, nm, value, export, self.span(node), ctx)
+            elif c.is_named and c.type not in ("comment",):
+                self.unknown("indirection", f"'{kw}' of a computed name", self.span(c))
+
+    def remember_local(self, name: str) -> None:
+        if self.locals_stack and name not in self.locals_stack[-1]:
+            self.locals_stack[-1][name] = self.st.vars.get(name)
+
+    def s_unset_command(self, node: Any, ctx: _Ctx) -> None:
+        funcs = False
+        for c in node.children[1:]:
+            t = self.text(c)
+            if c.type in ("word", "test_operator") and t.startswith("-"):
+                funcs = "f" in t
+                continue
+            if not c.is_named:
+                continue
+            if funcs:
+                self.functions.pop(t, None)
+                continue
+            words = self.expand(c)
+            for w in words:
+                name = w.text
+                if name is None or not _NAME_RE.match(name):
+                    self.unknown("indirection", "unset of a computed name", self.span(c))
+                    continue
+                sp = self.span(node)
+                self.st.arrays.pop(name, None)
+                self.st.vars[name] = Binding(name, None, False, sp, True, "script")
+                self.event("unset", name, None, False, sp, ctx)
+
+    def s_if_statement(self, node: Any, ctx: _Ctx) -> None:
+        # [(condition nodes, body nodes)], else body
+        branches: list[tuple[list[Any], list[Any]]] = []
+        else_body: Optional[list[Any]] = None
+        cond: list[Any] = []
+        body: list[Any] = []
+        phase = "cond"
+        for c in node.children:
+            t = c.type
+            if not c.is_named:
+                if t in ("if",):
+                    phase = "cond"
+                elif t == "then":
+                    phase = "body"
+                elif t == "fi":
+                    break
+                elif phase == "cond":
+                    cond.append(c)
+                else:
+                    body.append(c)
+                continue
+            if t == "elif_clause" or t == "else_clause":
+                continue
+            (cond if phase == "cond" else body).append(c)
+        branches.append((cond, body))
+        for c in node.children:
+            if c.type == "elif_clause":
+                ec: list[Any] = []
+                eb: list[Any] = []
+                ph = "cond"
+                for d in c.children:
+                    if not d.is_named and d.type == "then":
+                        ph = "body"
+                        continue
+                    if not d.is_named and d.type == "elif":
+                        continue
+                    (ec if ph == "cond" else eb).append(d)
+                branches.append((ec, eb))
+            elif c.type == "else_clause":
+                else_body = [d for d in c.children if not (not d.is_named and d.type == "else")]
+        self.run_branches(branches, else_body, ctx, node)
+
+    def run_branches(self, branches: list[tuple[list[Any], list[Any]]], else_body: Optional[list[Any]],
+                     ctx: _Ctx, node: Any) -> None:
+        bctx = ctx._replace(conditional=True)
+        results: list[_State] = []
+        for cond, body in branches:
+            self.exec_seq(cond, ctx)
+            verdict = self.eval_condition(cond)
+            if verdict is False:
+                continue
+            base = self.st
+            self.st = base.copy()
+            self.exec_seq(body, bctx if verdict is None else ctx)
+            results.append(self.st)
+            self.st = base
+            if verdict is True:
+                break
+        else:
+            if else_body is not None:
+                base = self.st
+                self.st = base.copy()
+                self.exec_seq(else_body, bctx)
+                results.append(self.st)
+                self.st = base
+            else:
+                results.append(self.st.copy())
+        if len(results) == 1:
+            self.st = results[0]
+        else:
+            self.st = self.merge(results, self.span(node))
+
+    def eval_condition(self, cond: list[Any]) -> Optional[bool]:
+        """True/False when the condition is a test vcfg can decide, else None."""
+        nodes = [c for c in cond if c.is_named and c.type != "comment"]
+        if len(nodes) != 1 or nodes[0].type != "test_command":
+            return None
+        exprs = [c for c in nodes[0].children if c.is_named]
+        if len(exprs) != 1:
+            return None
+        e = exprs[0]
+        if e.type == "binary_expression":
+            left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
+            op = e.child_by_field_name("operator")
+            if left is None or right is None or op is None:
+                return None
+            o = self.text(op)
+            if o not in ("==", "=", "!="):
+                return None
+            lw, rw = self.expand_value(left), self.expand_value(right)
+            if not lw.known or not rw.known:
+                return None
+            if right.type in ("string", "raw_string"):
+                res = lw.value == rw.value
+            else:
+                res = fnmatch.fnmatchcase(lw.value, rw.value)
+            return res if o != "!=" else not res
+        if e.type == "unary_expression":
+            op = e.child_by_field_name("operator")
+            args = [c for c in e.children if c.is_named and c is not op and c.type != "test_operator"]
+            if op is None or len(args) != 1:
+                return None
+            o = self.text(op)
+            if o not in ("-z", "-n"):
+                return None
+            w = self.expand_value(args[0])
+            if not w.known:
+                if w.value:
+                    return o == "-n"
+                return None
+            return (w.value == "") == (o == "-z")
+        return None
+
+    def merge(self, states: list[_State], span: Span) -> _State:
+        out = states[0].copy()
+        names = set()
+        for s in states:
+            names.update(s.vars)
+        reason = f"set differently by the branches at line {span.line}"
+        for name in names:
+            bs = [s.vars.get(name) for s in states]
+            first = bs[0]
+            if all(b is first for b in bs):
+                continue
+            if all(b is not None and first is not None and b.unset == first.unset and b.exported == first.exported
+                   and b.value is not None and first.value is not None and b.value.known and first.value.known
+                   and b.value.value == first.value.value for b in bs):
+                continue
+            exported = any(b is not None and b.exported for b in bs)
+            if all(b is not None and b.unset for b in bs):
+                out.vars[name] = bs[0]  # type: ignore[assignment]
+                continue
+            sp = next((b.span for b in bs if b is not None), span)
+            out.vars[name] = Binding(name, _hole_word(reason, sp), exported, sp, False, "script")
+        anames = set()
+        for s in states:
+            anames.update(s.arrays)
+        for name in anames:
+            arrs = [s.arrays.get(name, ()) for s in states]
+            if any(a is not arrs[0] for a in arrs):
+                out.arrays[name] = None
+        out.allexport = any(s.allexport for s in states)
+        if any(s.positional is not states[0].positional for s in states):
+            pos = [s.positional for s in states]
+            if not all(p is not None and pos[0] is not None and [w.value for w in p] == [w.value for w in pos[0]] for p in pos):  # type: ignore[union-attr]
+                out.positional = None
+        seen: dict[Unknown, None] = {}
+        for s in states:
+            for u in s.env_unknowns:
+                seen[u] = None
+        out.env_unknowns = tuple(seen)
+        return out
+
+    def s_case_statement(self, node: Any, ctx: _Ctx) -> None:
+        value = node.child_by_field_name("value")
+        subject = self.expand_value(value) if value is not None else None
+        items = [c for c in node.children if c.type == "case_item"]
+        branches: list[tuple[list[Any], list[Any]]] = []
+        chosen: Optional[list[Any]] = None
+        for it in items:
+            pats = []
+            body = []
+            in_body = False
+            for c in it.children:
+                if not c.is_named:
+                    if c.type == ")":
+                        in_body = True
+                    continue
+                if not in_body:
+                    pats.append(c)
+                else:
+                    body.append(c)
+            if subject is not None and subject.known:
+                ok: Optional[bool] = False
+                for p in pats:
+                    pw = self.expand_value(p)
+                    if not pw.known:
+                        ok = None
+                        break
+                    if fnmatch.fnmatchcase(subject.value, pw.value):
+                        ok = True
+                        break
+                if ok is True and not branches:
+                    chosen = body
+                    break
+                if ok is False:
+                    continue
+            branches.append(([], body))
+        if chosen is not None:
+            self.exec_seq(chosen, ctx)
+            return
+        if not branches:
+            return
+        self.run_branches(branches, None, ctx, node)
+
+    # -- loops
+    def assigned_names(self, node: Any) -> set[str]:
+        out: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            t = n.type
+            if t == "variable_assignment":
+                nm = n.child_by_field_name("name")
+                if nm is not None:
+                    if nm.type == "subscript":
+                        b = nm.child_by_field_name("name")
+                        if b is not None:
+                            out.add(self.text(b))
+                    else:
+                        out.add(self.text(nm))
+            elif t in ("for_statement",):
+                v = n.child_by_field_name("variable")
+                if v is not None:
+                    out.add(self.text(v))
+            elif t == "command":
+                nm = n.child_by_field_name("name")
+                if nm is not None and self.text(nm) == "read":
+                    for a in n.children:
+                        if a.type == "word" and not self.text(a).startswith("-"):
+                            out.add(self.text(a))
+            elif t == "function_definition":
+                continue
+            stack.extend(n.children)
+        return out
+
+    def widen(self, names: Iterable[str], span: Span, reason: str) -> None:
+        for name in names:
+            old = self.st.vars.get(name)
+            if name in self.st.arrays:
+                self.st.arrays[name] = None
+                continue
+            exported = self.st.allexport or (old is not None and old.exported)
+            self.st.vars[name] = Binding(name, _hole_word(reason, span), exported, span, False, "script")
+
+    def loop_body(self, node: Any) -> Optional[Any]:
+        return node.child_by_field_name("body")
+
+    def s_for_statement(self, node: Any, ctx: _Ctx) -> None:
+        var = node.child_by_field_name("variable")
+        body = self.loop_body(node)
+        if var is None or body is None:
+            return
+        name = self.text(var)
+        values: list[Word] = []
+        has_in = any(not c.is_named and c.type == "in" for c in node.children)
+        if has_in:
+            for c in node.children:
+                if c.is_named and c is not var and c is not body and self._field_of(node, c) == "value":
+                    values.extend(self.expand(c))
+            known = all(w.known for w in values)
+        else:
+            pos = self.st.positional
+            known = pos is not None
+            values = list(pos or [])
+        sp = self.span(node)
+        lctx = ctx._replace(in_loop=True)
+        if known and len(values) <= MAX_UNROLL:
+            for w in values:
+                self.set_var(name, w, sp, lctx)
+                self.exec_stmt(body, lctx._replace(iteration=f"{name}={w.value}"))
+            return
+        self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
+        self.exec_stmt(body, lctx)
+        self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
+
+    def _field_of(self, parent: Any, child: Any) -> Optional[str]:
+        for i, c in enumerate(parent.children):
+            if c == child:
+                return parent.field_name_for_child(i)
+        return None
+
+    def s_c_style_for_statement(self, node: Any, ctx: _Ctx) -> None:
+        body = self.loop_body(node)
+        if body is None:
+            return
+        init = node.child_by_field_name("initializer")
+        cond = node.child_by_field_name("condition")
+        upd = node.child_by_field_name("update")
+        sp = self.span(node)
+        lctx = ctx._replace(in_loop=True)
+        env: dict[str, int] = {}
+        iters: list[dict[str, int]] = []
+        ok = True
+        if init is not None:
+            ok = self.arith(init, env) is not None
+        while ok and len(iters) <= MAX_UNROLL:
+            if cond is not None:
+                c = self.arith(cond, env)
+                if c is None:
+                    ok = False
+                    break
+                if not c:
+                    break
+            iters.append(dict(env))
+            if upd is not None and self.arith(upd, env) is None:
+                ok = False
+        names = self.assigned_names(body) | set(env)
+        if ok and len(iters) <= MAX_UNROLL:
+            for it in iters:
+                for k, v in it.items():
+                    self.set_var(k, _synth(str(v), sp), sp, lctx)
+                desc = ",".join(f"{k}={v}" for k, v in it.items())
+                self.exec_stmt(body, lctx._replace(iteration=desc))
+            for k, v in env.items():
+                self.set_var(k, _synth(str(v), sp), sp, lctx)
+            return
+        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+        self.exec_stmt(body, lctx)
+        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+
+    def s_while_statement(self, node: Any, ctx: _Ctx) -> None:
+        body = self.loop_body(node)
+        sp = self.span(node)
+        names = self.assigned_names(node)
+        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+        lctx = ctx._replace(in_loop=True)
+        for c in node.children:
+            if c.is_named and c is not body and c.type in _STMT_TYPES:
+                self.exec_stmt(c, lctx)
+        if body is not None:
+            self.exec_stmt(body, lctx)
+        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+
+    # -- redirected statements
+    def s_redirected_statement(self, node: Any, ctx: _Ctx, extra_pipeline: bool = False) -> None:
+        body = node.child_by_field_name("body")
+        redirects: list[Any] = []
+        heredocs: list[Any] = []
+        after: list[Any] = []
+        for i, c in enumerate(node.children):
+            if c is body or c == body:
+                continue
+            if c.type == "heredoc_redirect":
+                heredocs.append(c)
+                for d in c.children:
+                    if d.type in ("file_redirect", "herestring_redirect"):
+                        redirects.append(d)
+                    elif d.is_named and d.type in _STMT_TYPES | {"pipeline"}:
+                        after.append(d)
+            elif c.type in ("file_redirect", "herestring_redirect"):
+                redirects.append(c)
+        self.check_placeholder(redirects)
+        if body is None:
+            return
+        if body.type == "command":
+            self.s_command(body, ctx, redirects=redirects, heredocs=heredocs, after=after)
+        else:
+            self.exec_stmt(body, ctx)
+            for a in after:
+                self.exec_stmt(a, ctx)
+
+    def check_placeholder(self, redirects: list[Any]) -> None:
+        for a, b in zip(redirects, redirects[1:]):
+            if a.type != "file_redirect" or b.type != "file_redirect":
+                continue
+            op_a = [c.type for c in a.children if not c.is_named]
+            op_b = [c.type for c in b.children if not c.is_named]
+            dest = a.child_by_field_name("destination")
+            if op_a[:1] == ["<"] and op_b[:1] == [">"] and dest is not None and dest.end_byte == b.start_byte:
+                sp = self.loc.span(a.start_byte, b.start_byte + 1)
+                self.problem(
+                    "placeholder",
+                    f"'<{self.text(dest)}>' looks like a placeholder; bash reads it as redirections",
+                    sp,
+                )
+
+    # -- commands
+    def s_command(self, node: Any, ctx: _Ctx, redirects: Sequence[Any] = (),
+                  heredocs: Sequence[Any] = (), after: Sequence[Any] = ()) -> None:
+        prefixes: list[tuple[str, Word, Span]] = []
+        argnodes: list[Any] = []
+        inner_redirects = list(redirects)
+        for c in node.children:
+            t = c.type
+            if t == "variable_assignment" and not argnodes:
+                nm = c.child_by_field_name("name")
+                val = c.child_by_field_name("value")
+                if nm is None:
+                    continue
+                w = self.expand_value(val) if val is not None else Word("", self.span(c))
+                prefixes.append((self.text(nm), w, self.span(c)))
+            elif t in ("file_redirect", "herestring_redirect"):
+                inner_redirects.append(c)
+            elif t == "command_name" or (t != "comment" and c.is_named):
+                argnodes.append(c)
+        # tree-sitter puts words that follow a redirect into the redirect:
+        # ``cmd > log --port 1`` gives destination ``log`` and arguments ``--port 1``
+        redir_texts: list[str] = []
+        for r in inner_redirects:
+            if r.type == "file_redirect":
+                dests = [d for d in r.children if d.is_named and d.type != "file_descriptor"]
+                argnodes.extend(dests[1:])
+                redir_texts.append(self.data[r.start_byte:(dests[0].end_byte if dests else r.end_byte)]
+                                   .decode("utf-8", "surrogateescape"))
+            elif r.type == "herestring_redirect":
+                redir_texts.append(self.text(r))
+        if inner_redirects and len(argnodes) > 1:
+            argnodes.sort(key=lambda n: n.start_byte)
+        argv: list[Word] = []
+        data = self.data
+        prev_end = -1
+        glue_next: Optional[Word] = None
+        file_loc = type(self.loc) is _FileLoc
+        for a in argnodes:
+            at, ab, ae = a.type, a.start_byte, a.end_byte
+            if prev_end >= 0 and ab > prev_end and b"\\" in data[prev_end:ab]:
+                glue_next = self.gap_escapes(argv, prev_end, ab)
+            if at == "command_name":
+                for c in a.children:
+                    argv.extend(self.expand(c))
+            elif (ab == prev_end or glue_next is not None) and argv:
+                # tree-sitter splits 'a'\b into two arguments; bash reads one word
+                argv[-1:] = self.expand_group([argv[-1]], a)
+            else:
+                w = self.literal_at(at, ab, ae) if file_loc and at in _LITERAL_TYPES else None
+                if w is not None:
+                    argv.append(w)
+                else:
+                    argv.extend(self.expand(a))
+            glue_next = None
+            prev_end = ae
+            if data[ab : ab + 1] == b"\\":
+                raw = self.text(a)
+                if not raw[1:].strip() and raw[1:] != "":
+                    self.problem(
+                        "split-command",
+                        "a space after '\\' breaks the line continuation: the command ends here",
+                        self.span(a),
+                    )
+        if prev_end >= 0:
+            nl = data.find(b"\n", prev_end)
+            nl = len(data) if nl < 0 else nl
+            tail = data[prev_end:nl]
+            if b"\\" in tail and not tail.strip(b" \t\\\x0b\x0c"):
+                self.gap_escapes(argv, prev_end, nl)
+                if _BLANK_AFTER_BACKSLASH.search(tail):
+                    self.problem(
+                        "split-command",
+                        "a blank after '\\' breaks the line continuation: the command ends here",
+                        self.loc.span(prev_end + tail.index(b"\\"), nl),
+                    )
+        sp = self.span(node)
+        for h in heredocs:
+            self.record_heredoc(node, h, argv, inner_redirects, after)
+        if not argv:
+            for name, w, psp in prefixes:
+                self.set_var(name, w, psp, ctx)
+            return
+        self.dispatch(argv, prefixes, ctx, sp, redir_texts, inner_redirects)
+        for a in after:
+            self.exec_stmt(a, ctx)
+
+    def record_heredoc(self, node: Any, h: Any, argv: list[Word], redirects: Sequence[Any],
+                       after: Sequence[Any]) -> None:
+        content = self.heredoc_content(h)
+        if content is None or not argv:
+            return
+        prog = argv[0].text
+        targets: list[Word] = []
+        if prog == "cat":
+            for r in redirects:
+                if r.type != "file_redirect":
+                    continue
+                ops = [c.type for c in r.children if not c.is_named]
+                dests = [d for d in r.children if d.is_named and d.type != "file_descriptor"]
+                if ops and ops[0] in (">", ">>", ">|") and dests:
+                    targets.extend(self.expand(dests[0])[:1])
+        if prog == "tee":
+            targets.extend(w for w in argv[1:] if w.text is not None and not w.value.startswith("-"))
+        for a in after:
+            for cmd in self._commands_in(a):
+                nm = cmd.child_by_field_name("name")
+                if nm is not None and self.text(nm) == "tee":
+                    for c in cmd.children:
+                        if c.is_named and c.type != "command_name" and not self.text(c).startswith("-"):
+                            targets.extend(self.expand(c)[:1])
+        for t in targets:
+            self.written.append(WrittenFile(t, content, self.span(h)))
+
+    def _commands_in(self, n: Any) -> list[Any]:
+        if n.type == "command":
+            return [n]
+        out = []
+        for c in n.children:
+            out.extend(self._commands_in(c))
+        return out
+
+    def heredoc_content(self, h: Any) -> Optional[Word]:
+        start = None
+        body = None
+        strip_tabs = False
+        for c in h.children:
+            if c.type == "heredoc_start":
+                start = c
+            elif c.type == "heredoc_body":
+                body = c
+            elif not c.is_named and c.type == "<<-":
+                strip_tabs = True
+        if body is None:
+            return None
+        quoted = start is not None and any(ch in self.text(start) for ch in "'\"\\")
+        acc = _Acc()
+        a, b = body.start_byte, body.end_byte
+        # tree-sitter starts a <<- body after the first line's tabs
+        pos = a
+        kids = [] if quoted else [c for c in body.children if c.type in _EXPANSION_TYPES]
+        for c in kids:
+            self.lit_heredoc(acc, pos, c.start_byte, strip_tabs)
+            self.expand_into(acc, c, quoted=True)
+            pos = c.end_byte
+        self.lit_heredoc(acc, pos, b, strip_tabs, raw=quoted)
+        acc.started = True
+        words = acc.finish(self.span(body), self.text(body))
+        return words[0] if words else Word("", self.span(body))
+
+    def lit_heredoc(self, acc: _Acc, a: int, b: int, strip_tabs: bool, raw: bool = False) -> None:
+        mode = "raw" if raw else "heredoc"
+        if a >= b:
+            return
+        if not strip_tabs:
+            self._lit_escapes(acc, a, b, mode)
+            return
+        data = self.data
+        pos = a
+        while pos < b:
+            if pos > 0 and data[pos - 1 : pos] == b"\n":
+                while pos < b and data[pos : pos + 1] == b"\t":
+                    pos += 1
+            nl = data.find(b"\n", pos, b)
+            end = b if nl < 0 else nl + 1
+            if end > pos:
+                self._lit_escapes(acc, pos, end, mode)
+            pos = end
+
+    # ------------------------------------------------------------------ dispatch
+    def dispatch(self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx,
+                 span: Span, redirects: list[str], redirect_nodes: Sequence[Any]) -> None:
+        name = argv[0].text
+        if name is None:
+            if any(w.text in ("serve", "vllm") or (w.text or "").startswith("vllm.") for w in argv[1:4]):
+                self.unknown("command", f"a vLLM launch whose program vcfg cannot compute "
+                             f"({argv[0].describe_unknown()})", span)
+            return
+        if name in ("set",):
+            self.b_set(argv, span, ctx)
+            return
+        if name in ("source", "."):
+            target = argv[1].text if len(argv) > 1 and argv[1].text is not None else "a computed path"
+            self.unknown("source", f"'{name} {target}' may set any variable", span, env=True)
+            self.event("unknown", None, None, False, span, ctx)
+            return
+        if name == "eval":
+            self.b_eval(argv[1:], prefixes, ctx, span)
+            return
+        if name == "read":
+            self.b_read(argv, prefixes, ctx, span, redirect_nodes)
+            return
+        if name == "shift":
+            n = 1
+            if len(argv) > 1 and argv[1].text is not None and argv[1].text.isdigit():
+                n = int(argv[1].text)
+            if self.st.positional is not None:
+                self.st.positional = self.st.positional[n:]
+            return
+        if name in ("export", "declare", "typeset", "local", "readonly", "unset"):
+            # only reached when computed (``command export``): best effort
+            self.unknown("indirection", f"'{name}' with computed arguments", span)
+            return
+        if name in self.functions and len(self.call_stack) < MAX_CALLS and name not in self.call_stack:
+            self.call_function(name, argv[1:], prefixes, ctx, span)
+            return
+        self.classify(argv, prefixes, ctx, span, redirects)
+
+    def b_set(self, argv: list[Word], span: Span, ctx: _Ctx) -> None:
+        i = 1
+        while i < len(argv):
+            t = argv[i].text
+            if t is None:
+                i += 1
+                continue
+            if t == "--":
+                self.st.positional = list(argv[i + 1 :])
+                return
+            if t in ("-o", "+o") and i + 1 < len(argv):
+                if argv[i + 1].text == "allexport":
+                    self.st.allexport = t == "-o"
+                    self.event("allexport", None, None, self.st.allexport, span, ctx)
+                i += 2
+                continue
+            if len(t) > 1 and t[0] in "-+" and t[1:].isalpha():
+                if "a" in t[1:]:
+                    self.st.allexport = t[0] == "-"
+                    self.event("allexport", None, None, self.st.allexport, span, ctx)
+                if "o" in t[1:] and i + 1 < len(argv):
+                    if argv[i + 1].text == "allexport":
+                        self.st.allexport = t[0] == "-"
+                        self.event("allexport", None, None, self.st.allexport, span, ctx)
+                    i += 1
+                i += 1
+                continue
+            # ``set a b c`` sets the positional parameters
+            self.st.positional = list(argv[i:])
+            return
+
+    def b_eval(self, args: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span) -> None:
+        if not args:
+            return
+        acc = _Acc()
+        for k, w in enumerate(args):
+            if k:
+                acc.text(" ", [Run(acc.n, 1, w.span, False)])
+            acc.word(w, False)
+        word = acc.finish(span, "")[0]
+        if not word.known:
+            self.unknown("eval", f"eval of a string vcfg cannot compute ({word.describe_unknown()})", span, env=True)
+            self.event("unknown", None, None, False, span, ctx)
+            return
+        self.run_nested(word, ctx, span, "eval")
+
+    def run_nested(self, word: Word, ctx: _Ctx, span: Span, what: str, positional: Optional[list[Word]] = None) -> None:
+        if self.nested >= MAX_NESTED:
+            self.unknown(what, f"{what} nested too deep", span, env=True)
+            return
+        data = word.value.encode("utf-8", "surrogateescape")
+        try:
+            tree = _ts_parse(data)
+        except Exception as e:  # pragma: no cover - tree-sitter failure
+            self.unknown(what, f"{what} string could not be parsed: {e}", span, env=True)
+            return
+        saved = (self.data, self.loc)
+        self.data, self.loc = data, _WordLoc(word, data)
+        self.nested += 1
+        saved_pos = self.st.positional
+        if positional is not None:
+            self.st.positional = positional
+        try:
+            if tree.root_node.has_error:
+                self.problem("syntax", f"the {what} string has a syntax error", span)
+            self.exec_seq(tree.root_node.children, ctx)
+        finally:
+            self.data, self.loc = saved
+            self.nested -= 1
+            if positional is not None:
+                self.st.positional = saved_pos
+
+    def b_read(self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
+               redirect_nodes: Sequence[Any]) -> None:
+        names: list[str] = []
+        array: Optional[str] = None
+        delim = "\n"
+        i = 1
+        while i < len(argv):
+            t = argv[i].text
+            if t is None:
+                i += 1
+                continue
+            if t.startswith("-") and len(t) > 1:
+                opts = t[1:]
+                for k, ch in enumerate(opts):
+                    if ch in "adpntuNi":
+                        val = opts[k + 1 :] or (argv[i + 1].text if i + 1 < len(argv) else None)
+                        if not opts[k + 1 :]:
+                            i += 1
+                        if ch == "a":
+                            array = val
+                        elif ch == "d":
+                            delim = val or ""
+                        break
+                i += 1
+                continue
+            names.append(t)
+            i += 1
+        source: Optional[Word] = None
+        for r in redirect_nodes:
+            if r.type == "herestring_redirect":
+                kids = [c for c in r.children if c.is_named]
+                if kids:
+                    source = self.expand_value(kids[-1])
+        ifs = " \t\n"
+        for n, w, _ in prefixes:
+            if n == "IFS":
+                ifs = w.text if w.text is not None else None  # type: ignore[assignment]
+        reason = "read from input"
+        if source is None or not source.known or ifs is None:
+            if source is not None and not source.known:
+                reason = f"read from {source.describe_unknown()}"
+            for n in names + ([array] if array else []):
+                if n == array:
+                    self.st.arrays[n] = None
+                else:
+                    self.set_var(n, _hole_word(reason, span), span, ctx, kind="read")
+            return
+        text = source.value
+        if delim and delim in text:
+            text = text[: text.index(delim)]
+        pieces = _split_fields(source.slice(0, len(text)), ifs)
+        if array:
+            self.st.arrays[array] = tuple(pieces)
+            self.st.vars.pop(array, None)
+            self.event("read", array, pieces[0] if pieces else None, False, span, ctx)
+        for k, n in enumerate(names):
+            if k < len(pieces):
+                if k == len(names) - 1 and len(pieces) > len(names):
+                    w = source.slice(text.index(pieces[k].value) if pieces[k].value in text else 0, len(text))
+                else:
+                    w = pieces[k]
+            else:
+                w = Word("", span)
+            self.set_var(n, w, span, ctx, kind="read")
+
+    def call_function(self, name: str, args: list[Word], prefixes: list[tuple[str, Word, Span]],
+                      ctx: _Ctx, span: Span) -> None:
+        self.called.add(name)
+        body, data, loc, _ = self.functions[name]
+        saved_pos = self.st.positional
+        saved_src = (self.data, self.loc)
+        self.st.positional = list(args) if all(w.known or not w.may_split for w in args) else None
+        self.data, self.loc = data, loc
+        fctx = ctx._replace(function=name)
+        try:
+            self.call_body(name, body, fctx)
+        finally:
+            self.st.positional = saved_pos
+            self.data, self.loc = saved_src
+
+    def call_body(self, name: str, body: Any, ctx: _Ctx) -> None:
+        self.call_stack.append(name)
+        self.locals_stack.append({})
+        try:
+            self.exec_stmt(body, ctx)
+        finally:
+            self.call_stack.pop()
+            saved = self.locals_stack.pop()
+            for n, b in saved.items():
+                if b is None:
+                    self.st.vars.pop(n, None)
+                else:
+                    self.st.vars[n] = b
+
+    # ------------------------------------------------------------------ launches
+    def classify(self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx,
+                 span: Span, redirects: list[str]) -> None:
+        wrappers: list[str] = []
+        env_prefix: list[tuple[str, Word, Span]] = list(prefixes)
+        unsets: list[str] = []
+        inherits = not ctx.container
+        i = 0
+        n = len(argv)
+        while i < n:
+            w = argv[i]
+            t = w.text
+            if t is None:
+                return
+            b = _basename(t)
+            if b == "env":
+                wrappers.append("env")
+                i += 1
+                while i < n:
+                    a = argv[i].text
+                    if a is None:
+                        return
+                    if a in ("-i", "--ignore-environment", "-"):
+                        inherits = False
+                    elif a in ("-u", "--unset") and i + 1 < n:
+                        u = argv[i + 1].text
+                        if u:
+                            unsets.append(u)
+                        i += 1
+                    elif a.startswith("--unset="):
+                        unsets.append(a.split("=", 1)[1])
+                    elif a in ("-C", "--chdir", "-S", "--split-string") and i + 1 < n:
+                        i += 1
+                    elif a == "--":
+                        pass
+                    elif a.startswith("-"):
+                        pass
+                    elif "=" in a and _NAME_RE.match(a.split("=", 1)[0]):
+                        k = a.index("=")
+                        env_prefix.append((a[:k], argv[i].slice(k + 1, len(a)), argv[i].span))
+                    else:
+                        break
+                    i += 1
+                continue
+            if b in _WRAPPERS or b == "timeout" or b == "taskset":
+                wrappers.append(b)
+                i += 1
+                valued = _WRAPPERS.get(b, frozenset())
+                if b == "timeout":
+                    valued = frozenset({"-s", "-k", "--signal", "--kill-after"})
+                while i < n:
+                    a = argv[i].text
+                    if a is None:
+                        return
+                    if a == "--":
+                        i += 1
+                        break
+                    if a.startswith("-") and len(a) > 1:
+                        if a in valued or (a[:2] in valued and len(a) == 2):
+                            i += 2
+                        else:
+                            i += 1
+                        continue
+                    break
+                if b == "timeout" or b == "taskset":
+                    i += 1  # the duration / the CPU mask
+                if b == "chrt":
+                    i += 1
+                continue
+            if b in ("uv", "conda", "micromamba", "mamba") and i + 1 < n and argv[i + 1].text == "run":
+                wrappers.append(f"{b} run")
+                i += 2
+                while i < n:
+                    a = argv[i].text
+                    if a is None:
+                        return
+                    if a in ("-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory"):
+                        i += 2
+                        continue
+                    if a.startswith("-"):
+                        i += 1
+                        continue
+                    break
+                continue
+            if b in ("bash", "sh", "zsh", "dash") and i + 1 < n:
+                j = i + 1
+                cmd = None
+                while j < n:
+                    a = argv[j].text
+                    if a is None:
+                        break
+                    if a.startswith("-") and "c" in a[1:] and not a.startswith("--"):
+                        cmd = j + 1
+                        break
+                    if not a.startswith("-"):
+                        break
+                    j += 1
+                if cmd is not None and cmd < n:
+                    w2 = argv[cmd]
+                    if w2.known:
+                        pos = list(argv[cmd + 2 :]) if cmd + 1 < n else []
+                        self.run_nested(w2, ctx._replace(container=ctx.container or not inherits), span, "bash -c", pos)
+                    else:
+                        self.unknown("eval", f"'{b} -c' of a string vcfg cannot compute", span)
+                return
+            if b in ("docker", "podman"):
+                self.docker(argv[i:], env_prefix, ctx, span, redirects, wrappers, argv)
+                return
+            break
+        if i >= n:
+            return
+        prog = argv[i].text or ""
+        base = _basename(prog)
+        rest = argv[i + 1 :]
+        kind: Optional[str] = None
+        entry = ""
+        args: list[Word] = []
+        sub: tuple[str, ...] = ()
+        if base == "vllm":
+            kind, entry, args, sub = self.vllm_cli(rest, "vllm")
+        elif _PY_RE.match(base):
+            j = 0
+            while j < len(rest):
+                a = rest[j].text
+                if a is None:
+                    return
+                if a in ("-X", "-W", "-Q"):
+                    j += 2
+                    continue
+                if a.startswith("-") and a != "-m" and not a.startswith("-m"):
+                    j += 1
+                    continue
+                break
+            if j >= len(rest):
+                return
+            a = rest[j].text or ""
+            if a == "-m" or a.startswith("-m"):
+                mod = a[2:] if len(a) > 2 else (rest[j + 1].text if j + 1 < len(rest) else None)
+                k = j + (1 if len(a) > 2 else 2)
+                if mod is None:
+                    return
+                margs = rest[k:]
+                if mod == "vllm.entrypoints.openai.api_server":
+                    kind, entry, args = SERVE, "python -m vllm.entrypoints.openai.api_server", list(margs)
+                elif mod in ("vllm.entrypoints.cli.main", "vllm"):
+                    kind, entry, args, sub = self.vllm_cli(margs, f"python -m {mod}")
+                elif mod == "vllm.entrypoints.api_server":
+                    kind, entry, args = VLLM_OTHER, "python -m vllm.entrypoints.api_server", list(margs)
+                elif mod.startswith("dynamo.vllm"):
+                    kind, entry, args = DYNAMO, f"python -m {mod}", list(margs)
+                elif _PROXY_RE.search(mod.rsplit(".", 1)[-1]):
+                    kind, entry, args = PROXY, f"python -m {mod}", list(margs)
+                else:
+                    return
+            else:
+                script = _basename(a)
+                sargs = list(rest[j + 1 :])
+                if script in ("benchmark_serving.py",):
+                    kind, entry, args = BENCH_SERVE, f"python {script}", sargs
+                elif _PROXY_RE.search(script) and script.endswith(".py"):
+                    kind, entry, args = PROXY, f"python {script}", sargs
+                else:
+                    return
+        elif _PROXY_RE.search(base) and (base.endswith(".py") or base == "vllm-router"):
+            kind, entry, args = PROXY, base, list(rest)
+        if kind is None:
+            return
+        self.add_invocation(kind, entry, argv, args, sub, env_prefix, unsets, inherits, ctx, span,
+                            redirects, wrappers)
+
+    def vllm_cli(self, rest: Sequence[Word], prog: str) -> tuple[Optional[str], str, list[Word], tuple[str, ...]]:
+        if not rest:
+            return VLLM_OTHER, prog, [], ()
+        s = rest[0].text
+        if s == "serve":
+            return SERVE, f"{prog} serve", list(rest[1:]), ("serve",)
+        if s == "bench" and len(rest) > 1 and rest[1].text == "serve":
+            return BENCH_SERVE, f"{prog} bench serve", list(rest[2:]), ("bench", "serve")
+        sub = tuple(w.text or "?" for w in rest[:2] if w.text is None or not w.value.startswith("-"))
+        return VLLM_OTHER, f"{prog} {' '.join(sub[:1])}".strip(), list(rest[1:]), sub[:1]
+
+    def docker(self, argv: list[Word], env_prefix: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
+               redirects: list[str], wrappers: list[str], full: list[Word]) -> None:
+        if len(argv) < 2 or argv[1].text not in ("run", "exec", "create"):
+            return
+        sub = argv[1].text
+        boolean = {"-d", "-i", "-t", "-it", "-ti", "-itd", "-dit", "--rm", "--privileged", "--init",
+                   "--detach", "--interactive", "--tty", "-P", "--publish-all", "--read-only",
+                   "--no-healthcheck", "--sig-proxy", "-q", "--quiet"}
+        env: list[tuple[str, Word, Span]] = []
+        entrypoint = None
+        i = 2
+        n = len(argv)
+        while i < n:
+            t = argv[i].text
+            if t is None:
+                return
+            if not t.startswith("-"):
+                break
+            opt, eq, val = t.partition("=")
+            if opt in ("-e", "--env"):
+                vw = argv[i].slice(len(opt) + 1, len(t)) if eq else (argv[i + 1] if i + 1 < n else None)
+                if vw is not None and vw.text is not None:
+                    k, e2, v = vw.value.partition("=")
+                    if e2:
+                        env.append((k, vw.slice(len(k) + 1, len(vw.value)), vw.span))
+                    else:
+                        b = self.lookup(k)
+                        if b is not None and b.value is not None:
+                            env.append((k, b.value, vw.span))
+                i += 1 if eq else 2
+                continue
+            if opt == "--entrypoint":
+                entrypoint = val if eq else (argv[i + 1].text if i + 1 < n else None)
+            if t in boolean or (len(t) > 1 and t[1] != "-" and all(ch in "dit" for ch in t[1:])) or eq:
+                i += 1
+            else:
+                i += 2
+        if i >= n:
+            return
+        if sub == "exec":
+            rest = argv[i + 1 :]
+            sub_ctx = ctx._replace(container=True)
+            self.classify(list(rest), env, sub_ctx, span, redirects)
+            return
+        image = argv[i].text or ""
+        if entrypoint is not None or not re.search(r"vllm", image.split(":")[0], re.I) or "openai" not in image and "vllm/vllm" not in image:
+            rest = argv[i + 1 :]
+            if rest:
+                self.classify(list(rest), env, ctx._replace(container=True), span, redirects)
+            return
+        args = list(argv[i + 1 :])
+        self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, ("serve",), env, [],
+                            False, ctx, span, redirects, wrappers + ["docker run"])
+
+    def add_invocation(self, kind: str, entry: str, argv: list[Word], args: list[Word],
+                       sub: tuple[str, ...], prefixes: list[tuple[str, Word, Span]], unsets: list[str],
+                       inherits: bool, ctx: _Ctx, span: Span, redirects: list[str], wrappers: list[str]) -> None:
+        if inherits and not ctx.container:
+            env = dict(self.st.vars)
+            env_unknowns = self.st.env_unknowns
+        else:
+            env = {}
+            env_unknowns = ()
+            inherits = False
+        pre_events = []
+        for name, w, psp in prefixes:
+            env[name] = Binding(name, w, True, psp, False, "prefix")
+            pre_events.append(EnvEvent("prefix", name, w, True, psp, ctx.conditional or ctx.in_loop, ctx.function))
+        for u in unsets:
+            env[u] = Binding(u, None, False, span, True, "prefix")
+        complete = not any(w.holes and w.may_split for w in args)
+        host, port, ups = _endpoints(kind, args)
+        self.invocations.append(
+            Invocation(
+                kind=kind,
+                entrypoint=entry,
+                command=tuple(argv),
+                args=tuple(args),
+                args_complete=complete,
+                span=span,
+                env=env,
+                prefixes=tuple(pre_events),
+                env_unknowns=tuple(env_unknowns),
+                inherits_env=inherits,
+                background=ctx.background,
+                wrappers=tuple(wrappers),
+                redirects=tuple(redirects),
+                function=ctx.function,
+                in_loop=ctx.in_loop,
+                conditional=ctx.conditional,
+                iteration=ctx.iteration,
+                host=host,
+                port=port,
+                upstreams=ups,
+                subcommand=sub,
+            )
+        )
+
+    # ------------------------------------------------------------------ expansion
+    def literal(self, node: Any, t: str) -> Optional[Word]:
+        """Fast path for the common literal words (no escapes, no tilde, no
+        expansion), or None."""
+        if type(self.loc) is not _FileLoc:
+            return None
+        return self.literal_at(t, node.start_byte, node.end_byte)
+
+    def literal_at(self, t: str, a: int, b: int) -> Optional[Word]:
+        raw = self.data[a:b]
+        if b"\\" in raw or b"\n" in raw or raw[:1] == b"~":
+            return None
+        li = self.li
+        sp = li.span(a, b)
+        if t != "raw_string":
+            text = raw.decode("utf-8", "surrogateescape")
+            return _new(Word, (text, sp, text, (_new(Run, (0, len(text), sp, True)),) if text else (), (), False, ()))
+        if len(raw) >= 2 and raw[-1:] == b"'":
+            text = raw[1:-1].decode("utf-8", "surrogateescape")
+            runs = (_new(Run, (0, len(text), li.span(a + 1, b - 1), True)),) if text else ()
+            return _new(Word, (text, sp, raw.decode("utf-8", "surrogateescape"), runs, (), True, ()))
+        return None
+
+    def expand(self, node: Any) -> list[Word]:
+        """The words one argument node becomes (0, 1 or more)."""
+        t = node.type
+        if t == "word" or t == "number" or t == "raw_string":
+            w = self.literal(node, t)
+            if w is not None:
+                return [w]
+        acc = _Acc()
+        self.expand_into(acc, node, quoted=False)
+        return acc.finish(self.span(node), self.text(node))
+
+    def gap_escapes(self, argv: list[Word], a: int, b: int) -> Optional[Word]:
+        """bash reads ``\\<tab>`` (or another escaped blank) as a literal
+        character; tree-sitter skips it as blank space.  Put the characters
+        back: glued to the word before or after, or as words of their own.
+        Returns the word to glue to the next argument, if any."""
+        data = self.data
+        pos = a
+        pending: Optional[Word] = None
+        last_blank_end = -1
+        while True:
+            k = data.find(b"\\", pos, b)
+            if k < 0 or k + 1 >= b:
+                break
+            ch = data[k + 1 : k + 2]
+            if ch not in (b" ", b"\t", b"\x0b", b"\x0c"):
+                pos = k + 2
+                continue
+            c = ch.decode()
+            sp = self.loc.span(k, k + 2)
+            w = Word(c, sp, "\\" + c, (Run(0, 1, self.loc.span(k + 1, k + 2), True),))
+            if k == a and argv and pending is None:
+                acc = _Acc()
+                acc.word(argv[-1], False)
+                acc.word(w, False)
+                argv[-1] = acc.finish(self.loc.span(argv[-1].span.start, k + 2), "")[0]
+            elif pending is not None and k == pos:
+                acc = _Acc()
+                acc.word(pending, False)
+                acc.word(w, False)
+                pending = acc.finish(self.loc.span(pending.span.start, k + 2), "")[0]
+            else:
+                if pending is not None:
+                    argv.append(pending)
+                pending = w
+            pos = k + 2
+            last_blank_end = pos
+        if pending is not None:
+            argv.append(pending)
+        if last_blank_end == b and argv:
+            return argv[-1]
+        return None
+
+    def expand_group(self, before: list[Word], node: Any) -> list[Word]:
+        """``before`` (the words of the node just before) glued to ``node``."""
+        acc = _Acc()
+        for w in before:
+            acc.word(w, False)
+        acc.quoted = any(w.quoted for w in before)
+        self.expand_into(acc, node, quoted=False)
+        first = before[0].span if before else self.span(node)
+        sp = self.loc.span(first.start, node.end_byte) if first.file == self.path else self.span(node)
+        return acc.finish(sp, self.data[first.start : node.end_byte].decode("utf-8", "surrogateescape"))
+
+    def expand_value(self, node: Any) -> Word:
+        """An assignment's value: expanded, never split."""
+        t = node.type
+        if t == "word" or t == "number" or t == "raw_string":
+            w = self.literal(node, t)
+            if w is not None:
+                return w
+        acc = _Acc()
+        self.expand_into(acc, node, quoted=True, assignment=True)
+        acc.started = True
+        words = acc.finish(self.span(node), self.text(node))
+        if len(words) == 1:
+            return words[0]
+        # several fields from "${a[@]}" in an assignment: bash joins them
+        j = _Acc()
+        for k, w in enumerate(words):
+            if k:
+                j.text(" ", [Run(j.n, 1, w.span, False)])
+            j.word(w, False)
+        return j.finish(self.span(node), self.text(node))[0]
+
+    def expand_into(self, acc: _Acc, node: Any, quoted: bool, assignment: bool = False) -> None:
+        t = node.type
+        if t == "word" or t == "number" or t == "test_operator" or t == "extglob_pattern" or t == "regex":
+            a = node.start_byte
+            if not quoted and not assignment and self.data[a : a + 1] == b"~" and acc.n == 0:
+                end = self.data.find(b"/", a, node.end_byte)
+                end = node.end_byte if end < 0 else end
+                acc.hole("the home directory (~)", self.loc.span(a, end), False)
+                a = end
+            self._lit_escapes(acc, a, node.end_byte, "unquoted" if not quoted else "quoted-word")
+            return
+        if t == "raw_string":
+            a, b = node.start_byte + 1, node.end_byte
+            if b - 1 >= a and self.data[b - 1 : b] == b"'":
+                b -= 1
+            acc.started = True
+            acc.quoted = True
+            self._lit_plain(acc, a, b)
+            return
+        if t == "string":
+            self._string(acc, node)
+            return
+        if t == "ansi_c_string":
+            self._ansi(acc, node)
+            return
+        if t == "translated_string":
+            self._string(acc, node)
+            return
+        if t == "concatenation":
+            for c in node.children:
+                self.expand_into(acc, c, quoted, assignment)
+            return
+        if t == "simple_expansion":
+            self._simple_expansion(acc, node, quoted)
+            return
+        if t == "expansion":
+            self._expansion(acc, node, quoted)
+            return
+        if t == "command_substitution":
+            self._command_substitution(acc, node, quoted)
+            return
+        if t == "arithmetic_expansion":
+            v = self.arith_node(node)
+            sp = self.span(node)
+            if v is None:
+                acc.hole(f"arithmetic {self.text(node)!r} on unknown values", sp, not quoted)
+            else:
+                s = str(v)
+                acc.text(s, [Run(acc.n, len(s), sp, False)])
+            return
+        if t == "process_substitution":
+            acc.hole("a process substitution (/dev/fd/N)", self.span(node), False)
+            return
+        if t == "brace_expression":
+            nums = [c for c in node.children if c.type == "number"]
+            if len(nums) == 2 and not quoted:
+                try:
+                    lo, hi = int(self.text(nums[0])), int(self.text(nums[1]))
+                except ValueError:
+                    lo, hi = 0, -1
+                if abs(hi - lo) <= 4096:
+                    step = 1 if hi >= lo else -1
+                    sp = self.span(node)
+                    vals = [str(x) for x in range(lo, hi + step, step)]
+                    for k, s in enumerate(vals):
+                        if k:
+                            acc.brk()
+                        acc.text(s, [Run(acc.n, len(s), sp, False)])
+                    return
+            self._lit_plain(acc, node.start_byte, node.end_byte)
+            return
+        if t == "array":
+            acc.hole("an array literal", self.span(node), True)
+            return
+        if t == "ERROR" or node.is_missing:
+            self._lit_escapes(acc, node.start_byte, node.end_byte, "unquoted")
+            return
+        if node.is_named and node.child_count:
+            for c in node.children:
+                self.expand_into(acc, c, quoted, assignment)
+            return
+        self._lit_escapes(acc, node.start_byte, node.end_byte, "unquoted" if not quoted else "quoted-word")
+
+    def _lit_plain(self, acc: _Acc, a: int, b: int) -> None:
+        if a >= b:
+            acc.started = True
+            return
+        text = self.data[a:b].decode("utf-8", "surrogateescape")
+        acc.text(text, self.loc.runs(a, b, acc.n, text))
+
+    def _lit_escapes(self, acc: _Acc, a: int, b: int, mode: str) -> None:
+        """Literal source text with backslash rules: ``unquoted`` (``\\x`` -> x),
+        ``dq`` (only ``\\$ \\` \\" \\\\`` and line continuations), ``heredoc``
+        (as dq but ``\\"`` stays), ``raw`` / ``quoted-word`` (no escapes)."""
+        data = self.data
+        acc.started = True
+        if mode in ("raw", "quoted-word"):
+            if mode == "quoted-word":
+                # a word inside ${X:-word} in quotes keeps unquoted escapes
+                mode = "unquoted"
+            else:
+                self._lit_plain(acc, a, b)
+                return
+        pos = a
+        while pos < b:
+            k = data.find(b"\\", pos, b)
+            if k < 0:
+                self._lit_plain(acc, pos, b)
+                return
+            if k > pos:
+                self._lit_plain(acc, pos, k)
+            nxt = data[k + 1 : k + 2]
+            if not nxt:
+                self._lit_plain(acc, k, k + 1)
+                return
+            if nxt == b"\n":
+                pos = k + 2
+                continue
+            if mode == "unquoted":
+                # the escaped character stands for itself (UTF-8 aware)
+                e = k + 2
+                while e < b and (data[e] & 0xC0) == 0x80:
+                    e += 1
+                self._lit_plain(acc, k + 1, e)
+                pos = e
+                continue
+            special = b'$`"\\' if mode == "dq" else b"$`\\"
+            if nxt in special:
+                self._lit_plain(acc, k + 1, k + 2)
+                pos = k + 2
+            else:
+                self._lit_plain(acc, k, k + 1)
+                pos = k + 1
+
+    def _string(self, acc: _Acc, node: Any) -> None:
+        acc.started = True
+        acc.quoted = True
+        kids = node.children
+        a = node.start_byte
+        if kids and not kids[0].is_named and kids[0].type in ('"', '$"'):
+            a = kids[0].end_byte
+        b = node.end_byte
+        # the closing quote token may include the blanks before it (tree-sitter)
+        last = kids[-1] if len(kids) > 1 else None
+        if last is not None and not last.is_named and last.type == '"' and not last.is_missing \
+                and self.data[b - 1 : b] == b'"':
+            b -= 1
+        pos = a
+        for c in kids:
+            if not c.is_named:
+                continue
+            if c.type in ("string_content",):
+                continue
+            if c.start_byte < pos:
+                continue
+            self._lit_escapes(acc, pos, c.start_byte, "dq")
+            self.expand_into(acc, c, quoted=True)
+            pos = c.end_byte
+        if pos < b:
+            self._lit_escapes(acc, pos, b, "dq")
+
+    def _ansi(self, acc: _Acc, node: Any) -> None:
+        acc.started = True
+        acc.quoted = True
+        a, b = node.start_byte + 2, node.end_byte
+        if b - 1 >= a and self.data[b - 1 : b] == b"'":
+            b -= 1
+        data = self.data
+        pos = a
+        while pos < b:
+            k = data.find(b"\\", pos, b)
+            if k < 0:
+                self._lit_plain(acc, pos, b)
+                return
+            if k > pos:
+                self._lit_plain(acc, pos, k)
+            c = data[k + 1 : k + 2].decode("latin-1")
+            end = k + 2
+            ch = ""
+            if c in _ANSI:
+                ch = _ANSI[c]
+            elif c == "x":
+                m = re.match(rb"[0-9a-fA-F]{1,2}", data[end : min(b, end + 2)])
+                if m:
+                    ch = chr(int(m.group(), 16))
+                    end += m.end()
+                else:
+                    ch = "\\x"
+            elif c in ("u", "U"):
+                n = 4 if c == "u" else 8
+                m = re.match(rb"[0-9a-fA-F]{1,%d}" % n, data[end : min(b, end + n)])
+                if m:
+                    cp = int(m.group(), 16)
+                    ch = chr(cp) if cp < 0x110000 else "\ufffd"
+                    end += m.end()
+                else:
+                    ch = "\\" + c
+            elif c in "01234567":
+                m = re.match(rb"[0-7]{1,3}", data[k + 1 : min(b, k + 4)])
+                ch = chr(int(m.group(), 8) & 0xFF) if m else ""
+                end = k + 1 + (m.end() if m else 1)
+            elif c == "c" and end < b:
+                ch = chr(data[end] & 0x1F)
+                end += 1
+            elif c == "":
+                ch = "\\"
+            else:
+                ch = "\\" + c
+            if ch:
+                sp = self.loc.span(k, end)
+                acc.text(ch, [Run(acc.n, len(ch), sp, False)])
+            pos = end
+
+    def _var_word(self, name: str, span: Span) -> Optional[Word]:
+        """The value of $name, or None when the script never sets it."""
+        if name.isdigit():
+            if name == "0":
+                return _synth(self.path, span)
+            pos = self.st.positional
+            if pos is None:
+                return _hole_word(f"argument ${name} of the script", span)
+            k = int(name)
+            return pos[k - 1] if k <= len(pos) else Word("", span)
+        if name == "#":
+            pos = self.st.positional
+            return _synth(str(len(pos)), span) if pos is not None else _hole_word("the number of arguments", span)
+        if name in ("?", "$", "!", "-", "_"):
+            return _hole_word(f"${name}", span)
+        b = self.lookup(name)
+        if b is None:
+            # with a known caller environment, a name nobody set is empty
+            return Word("", span) if self.environ is not None else None
+        if b.unset:
+            return Word("", span)
+        if b.value is None:
+            return Word("", span)
+        return b.value
+
+    def _simple_expansion(self, acc: _Acc, node: Any, quoted: bool) -> None:
+        sp = self.span(node)
+        kids = [c for c in node.children if c.is_named]
+        name = self.text(kids[0]) if kids else self.text(node)[1:]
+        if name in ("@", "*"):
+            self._positional_all(acc, name, quoted, sp)
+            return
+        w = self._var_word(name, sp)
+        if w is None:
+            acc.hole(f"${name} is not set by this script", sp, not quoted)
+            return
+        acc.word(w, not quoted, self.st.ifs)
+
+    def _positional_all(self, acc: _Acc, name: str, quoted: bool, sp: Span) -> None:
+        pos = self.st.positional
+        if pos is None:
+            acc.hole(f"${name}: the arguments of the {'function' if self.call_stack else 'script'}", sp, True)
+            self.unknown("array", f"${name} expands to arguments vcfg does not know", sp)
+            return
+        self._array_words(acc, pos, quoted and name == "@", quoted, sp)
+
+    def _array_words(self, acc: _Acc, elems: Sequence[Word], separate: bool, quoted: bool, sp: Span) -> None:
+        if separate:
+            for k, w in enumerate(elems):
+                if k:
+                    acc.brk()
+                acc.started = True
+                acc.word(w, False)
+            if not elems and not acc.parts and not acc.holes:
+                acc.started = False
+            return
+        for k, w in enumerate(elems):
+            if k:
+                if quoted:
+                    acc.text(" ", [Run(acc.n, 1, sp, False)])
+                else:
+                    acc.brk()
+            acc.word(w, not quoted, self.st.ifs)
+
+    def _expansion(self, acc: _Acc, node: Any, quoted: bool) -> None:
+        sp = self.span(node)
+        kids = node.children
+        prefix_op = None
+        name_node = None
+        op = None
+        operand: list[Any] = []
+        for c in kids:
+            t = c.type
+            if not c.is_named:
+                if t in ("${", "}"):
+                    continue
+                if name_node is None and t in ("#", "!"):
+                    prefix_op = t
+                    continue
+                if op is None:
+                    op = t
+                    continue
+                operand.append(c)
+                continue
+            if name_node is None and t in ("variable_name", "special_variable_name", "subscript"):
+                name_node = c
+                continue
+            operand.append(c)
+        if name_node is None:
+            acc.hole(f"{self.text(node)}", sp, not quoted)
+            return
+        # arrays
+        if name_node.type == "subscript":
+            base = name_node.child_by_field_name("name")
+            idx = name_node.child_by_field_name("index")
+            nm = self.text(base) if base is not None else ""
+            it = self.text(idx) if idx is not None else ""
+            arr = self.st.arrays.get(nm, ())
+            if nm not in self.st.arrays:
+                b = self.lookup(nm)
+                arr = (b.value,) if b is not None and b.value is not None and not b.unset else (
+                    None if b is None else ())
+            if it in ("@", "*"):
+                if arr is None:
+                    acc.hole(f"array {nm} is not known", sp, True)
+                    self.unknown("array", f"\"${{{nm}[{it}]}}\" of an array vcfg does not know", sp)
+                    return
+                if prefix_op == "#":
+                    s = str(len(arr))
+                    acc.text(s, [Run(acc.n, len(s), sp, False)])
+                    return
+                if prefix_op == "!":
+                    arr = tuple(_synth(str(k), sp) for k in range(len(arr)))
+                if op is not None:
+                    acc.hole(f"{self.text(node)}", sp, not quoted)
+                    return
+                self._array_words(acc, arr, quoted and it == "@", quoted, sp)
+                return
+            if arr is None:
+                acc.hole(f"array {nm} is not known", sp, not quoted)
+                return
+            iw = self.expand_value(idx) if idx is not None else None
+            k = self.arith_text(iw.text) if iw is not None and iw.known else None
+            if k is None or op is not None or prefix_op is not None:
+                acc.hole(f"{self.text(node)}", sp, not quoted)
+                return
+            w = arr[k] if 0 <= k < len(arr) else Word("", sp)
+            acc.word(w, not quoted, self.st.ifs)
+            return
+        name = self.text(name_node)
+        if name in ("@", "*"):
+            if op is None and prefix_op is None:
+                self._positional_all(acc, name, quoted, sp)
+                return
+            pos = self.st.positional
+            if prefix_op == "#" and op is None and pos is not None:
+                s = str(len(pos))
+                acc.text(s, [Run(acc.n, len(s), sp, False)])
+                return
+            if op == ":" and prefix_op is None and pos is not None:
+                # ${@:offset[:length]}: a slice of the arguments ($0 is offset 0)
+                ow = self._operand(operand, True, sp)
+                parts = ow.value.split(":") if ow.known else []
+                try:
+                    off = int(parts[0])
+                    length = int(parts[1]) if len(parts) > 1 else None
+                except (ValueError, IndexError):
+                    off, length = -1, None
+                if off >= 0 and (length is None or length >= 0):
+                    elems = ([_synth(self.path, sp)] + list(pos))[off:]
+                    if length is not None:
+                        elems = elems[:length]
+                    self._array_words(acc, elems, quoted and name == "@", quoted, sp)
+                    return
+            acc.hole(f"{self.text(node)}: arguments vcfg does not know", sp, True)
+            return
+        val = self._var_word(name, sp)
+        if prefix_op == "#" and op is None:
+            if val is not None and val.known:
+                s = str(len(val.value))
+                acc.text(s, [Run(acc.n, len(s), sp, False)])
+            else:
+                acc.hole(f"the length of ${name}", sp, False)
+            return
+        if prefix_op == "!":
+            acc.hole(f"indirect expansion {self.text(node)}", sp, not quoted)
+            return
+        if op is None:
+            if val is None:
+                acc.hole(f"${name} is not set by this script", sp, not quoted)
+            else:
+                acc.word(val, not quoted, self.st.ifs)
+            return
+        if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
+            colon = op.startswith(":")
+            assumed = val is None
+            if val is None:
+                is_set, is_null = False, True
+            elif not val.known:
+                if val.value:
+                    is_set, is_null = True, False
+                else:
+                    acc.hole(f"${name} is not known ({val.describe_unknown()})", sp, not quoted)
+                    return
+            else:
+                b = self.lookup(name)
+                is_set = b is not None and not b.unset and b.value is not None
+                is_null = val.value == ""
+            use_alt = (not is_set) or (colon and is_null)
+            base = op.lstrip(":")
+            opw = self._operand(operand, quoted, sp)
+            split_operand = not quoted and not (len(operand) == 1 and operand[0].type in ("string", "raw_string"))
+            if base == "-":
+                if use_alt:
+                    if assumed:
+                        opw = _assume(opw, f"${name} is not set by the caller (default from {self.text(node)})")
+                    acc.word(opw, split_operand, self.st.ifs)
+                else:
+                    acc.word(val, not quoted, self.st.ifs)  # type: ignore[arg-type]
+            elif base == "=":
+                if use_alt:
+                    if assumed:
+                        opw = _assume(opw, f"${name} is not set by the caller (default from {self.text(node)})")
+                    self.set_var(name, opw, sp, _Ctx())
+                    acc.word(opw, not quoted, self.st.ifs)
+                else:
+                    acc.word(val, not quoted, self.st.ifs)  # type: ignore[arg-type]
+            elif base == "+":
+                if use_alt:
+                    if assumed:
+                        acc.assumptions.append(f"${name} is not set by the caller")
+                    acc.started = acc.started or quoted
+                else:
+                    acc.word(opw, split_operand, self.st.ifs)
+            else:  # ?
+                if use_alt:
+                    acc.hole(f"${name} must be set ({self.text(node)})", sp, not quoted)
+                else:
+                    acc.word(val, not quoted, self.st.ifs)  # type: ignore[arg-type]
+            return
+        # string operations on a known value
+        if val is None or not val.known:
+            acc.hole(f"{self.text(node)} of an unknown value", sp, not quoted)
+            return
+        res = self._string_op(val.value, op, operand, sp)
+        if res is None:
+            acc.hole(f"{self.text(node)} is not modelled", sp, not quoted)
+            return
+        acc.word(_synth(res, sp), not quoted, self.st.ifs)
+
+    def _operand(self, nodes: list[Any], quoted: bool, sp: Span) -> Word:
+        acc = _Acc()
+        for c in nodes:
+            self.expand_into(acc, c, quoted=True)
+        acc.started = True
+        words = acc.finish(sp, "")
+        return words[0] if words else Word("", sp)
+
+    def _string_op(self, v: str, op: str, operand: list[Any], sp: Span) -> Optional[str]:
+        ow = self._operand(operand, True, sp)
+        if not ow.known:
+            return None
+        pat = ow.value
+        if op in ("#", "##", "%", "%%"):
+            rng = range(len(v) + 1)
+            if op == "#":
+                for k in rng:
+                    if fnmatch.fnmatchcase(v[:k], pat):
+                        return v[k:]
+            elif op == "##":
+                for k in reversed(rng):
+                    if fnmatch.fnmatchcase(v[:k], pat):
+                        return v[k:]
+            elif op == "%":
+                for k in reversed(rng):
+                    if fnmatch.fnmatchcase(v[k:], pat):
+                        return v[:k]
+            else:
+                for k in rng:
+                    if fnmatch.fnmatchcase(v[k:], pat):
+                        return v[:k]
+            return v
+        if op in ("^^",):
+            return v.upper()
+        if op in (",,",):
+            return v.lower()
+        if op in ("/", "//") and "*" not in pat and "?" not in pat and "[" not in pat:
+            src, _, rep = pat.partition("/")
+            if not src:
+                return v
+            return v.replace(src, rep) if op == "//" else v.replace(src, rep, 1)
+        if op == ":":
+            parts = pat.split(":")
+            try:
+                off = int(parts[0])
+                if len(parts) > 1:
+                    ln = int(parts[1])
+                    return v[off : off + ln] if ln >= 0 else v[off:ln]
+                return v[off:]
+            except ValueError:
+                return None
+        return None
+
+    def _command_substitution(self, acc: _Acc, node: Any, quoted: bool) -> None:
+        sp = self.span(node)
+        raw = self.text(node)
+        if raw.startswith("$((") and raw.endswith("))"):
+            # tree-sitter reads $((...)) in a heredoc as $( (subshell) )
+            v = _arith_eval_text(raw[3:-2], lambda n: self._var_int(n, {}))
+            if v is None:
+                acc.hole(f"arithmetic {raw!r} on unknown values", sp, not quoted)
+            else:
+                s = str(v)
+                acc.text(s, [Run(acc.n, len(s), sp, False)])
+            return
+        stmts = [c for c in node.children if c.is_named and c.type != "comment"]
+        if len(stmts) == 1:
+            s = stmts[0]
+            # $(cat <<EOF ... EOF): the heredoc's text
+            if s.type == "redirected_statement":
+                body = s.child_by_field_name("body")
+                hd = [c for c in s.children if c.type == "heredoc_redirect"]
+                if body is not None and hd and self.text(body).strip() == "cat":
+                    w = self.heredoc_content(hd[0])
+                    if w is not None and w.value.endswith("\n"):
+                        w = w.slice(0, len(w.value.rstrip("\n")))
+                    if w is not None:
+                        acc.word(w, not quoted, self.st.ifs)
+                        return
+            if s.type == "command":
+                argv: list[Word] = []
+                for c in s.children:
+                    if c.type == "command_name":
+                        for d in c.children:
+                            argv.extend(self.expand(d))
+                    elif c.is_named and c.type not in ("variable_assignment", "file_redirect"):
+                        argv.extend(self.expand(c))
+                if argv and all(w.known for w in argv):
+                    out = _simple_output(argv)
+                    if out is not None:
+                        acc.word(_synth(out, sp), not quoted, self.st.ifs)
+                        return
+                    if argv[0].value == "echo" and all(not w.value.startswith("-") for w in argv[1:]):
+                        j = _Acc()
+                        for k, w in enumerate(argv[1:]):
+                            if k:
+                                j.text(" ", [Run(j.n, 1, sp, False)])
+                            j.word(w, False)
+                        j.started = True
+                        acc.word(j.finish(sp, "")[0], not quoted, self.st.ifs)
+                        return
+        body = self.text(node)
+        short = body if len(body) <= 60 else body[:57] + "..."
+        acc.hole(f"the output of {short}", sp, not quoted)
+
+    # -- arithmetic
+    def arith_text(self, s: Optional[str]) -> Optional[int]:
+        if s is None:
+            return None
+        s = s.strip()
+        try:
+            if re.fullmatch(r"[-+]?0[0-7]+", s):
+                return int(s, 8)
+            if re.fullmatch(r"[-+]?0[xX][0-9a-fA-F]+", s):
+                return int(s, 16)
+            return int(s)
+        except ValueError:
+            return None
+
+    def arith_node(self, node: Any) -> Optional[int]:
+        kids = [c for c in node.children if c.is_named]
+        if not kids:
+            return None
+        env: dict[str, int] = {}
+        v = None
+        for k in kids:
+            v = self.arith(k, env)
+        if env:
+            sp = self.span(node)
+            for name, val in env.items():
+                self.set_var(name, _synth(str(val), sp), sp, _Ctx())
+        return v
+
+    def _var_int(self, name: str, env: dict[str, int]) -> Optional[int]:
+        if name in env:
+            return env[name]
+        w = self._var_word(name, self.li.span(0, 0))
+        if w is None:
+            return None
+        if not w.known:
+            return None
+        if w.value.strip() == "":
+            return 0
+        return self.arith_text(w.value)
+
+    def arith(self, n: Any, env: dict[str, int]) -> Optional[int]:
+        t = n.type
+        if t == "number":
+            return self.arith_text(self.text(n))
+        if t in ("variable_name", "word"):
+            txt = self.text(n)
+            v = self.arith_text(txt)
+            if v is not None:
+                return v
+            return self._var_int(txt, env) if _NAME_RE.match(txt) else None
+        if t == "simple_expansion" or t == "expansion":
+            acc = _Acc()
+            self.expand_into(acc, n, quoted=True)
+            acc.started = True
+            w = acc.finish(self.span(n), "")[0]
+            return self.arith_text(w.text) if w.known else None
+        if t == "parenthesized_expression":
+            kids = [c for c in n.children if c.is_named]
+            return self.arith(kids[0], env) if len(kids) == 1 else None
+        if t == "variable_assignment":
+            nm = n.child_by_field_name("name")
+            val = n.child_by_field_name("value")
+            if nm is None or val is None:
+                return None
+            v = self.arith(val, env)
+            if v is None:
+                return None
+            env[self.text(nm)] = v
+            return v
+        if t in ("postfix_expression", "unary_expression"):
+            kids = [c for c in n.children if c.is_named]
+            ops = [c.type for c in n.children if not c.is_named]
+            if len(kids) != 1 or not ops:
+                return None
+            o = ops[0]
+            k = kids[0]
+            if o in ("++", "--"):
+                nm = self.text(k)
+                cur = self._var_int(nm, env)
+                if cur is None:
+                    return None
+                new = cur + 1 if o == "++" else cur - 1
+                env[nm] = new
+                return cur if t == "postfix_expression" else new
+            v = self.arith(k, env)
+            if v is None:
+                return None
+            return {"-": -v, "+": v, "!": int(not v), "~": ~v}.get(o)
+        if t == "binary_expression":
+            left = n.child_by_field_name("left")
+            right = n.child_by_field_name("right")
+            op_node = n.child_by_field_name("operator")
+            if left is None or right is None or op_node is None:
+                return None
+            o = self.text(op_node)
+            if o in ("=", "+=", "-=", "*=", "/="):
+                nm = self.text(left)
+                r = self.arith(right, env)
+                if r is None:
+                    return None
+                cur = self._var_int(nm, env) if o != "=" else 0
+                if cur is None:
+                    return None
+                v = {"=": r, "+=": cur + r, "-=": cur - r, "*=": cur * r,
+                     "/=": int(cur / r) if r else None}[o]
+                if v is None:
+                    return None
+                env[nm] = v
+                return v
+            a = self.arith(left, env)
+            b = self.arith(right, env)
+            if a is None or b is None:
+                return None
+            try:
+                if o == "+":
+                    return a + b
+                if o == "-":
+                    return a - b
+                if o == "*":
+                    return a * b
+                if o == "/":
+                    return int(a / b) if b else None
+                if o == "%":
+                    return a - b * int(a / b) if b else None
+                if o == "**":
+                    return a**b if 0 <= b < 256 else None
+                if o == "<<":
+                    return a << b if 0 <= b < 256 else None
+                if o == ">>":
+                    return a >> b if b >= 0 else None
+                if o == "&":
+                    return a & b
+                if o == "|":
+                    return a | b
+                if o == "^":
+                    return a ^ b
+                if o in ("<", "-lt"):
+                    return int(a < b)
+                if o in ("<=", "-le"):
+                    return int(a <= b)
+                if o in (">", "-gt"):
+                    return int(a > b)
+                if o in (">=", "-ge"):
+                    return int(a >= b)
+                if o in ("==", "-eq"):
+                    return int(a == b)
+                if o in ("!=", "-ne"):
+                    return int(a != b)
+                if o == "&&":
+                    return int(bool(a) and bool(b))
+                if o == "||":
+                    return int(bool(a) or bool(b))
+            except (OverflowError, ValueError):
+                return None
+            return None
+        if t == "ternary_expression":
+            kids = [c for c in n.children if c.is_named]
+            if len(kids) != 3:
+                return None
+            c = self.arith(kids[0], env)
+            if c is None:
+                return None
+            return self.arith(kids[1] if c else kids[2], env)
+        return None
+
+
+_ARITH_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)|\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?|"
+                          r"(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~&|^]))")
+_BINARY = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
+           "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11}
+
+
+def _arith_eval_text(expr: str, var: Callable[[str], Optional[int]]) -> Optional[int]:
+    """bash arithmetic on a string (integers, variables, the usual operators);
+    None when a value is unknown or the text is not understood."""
+    toks: list[tuple[str, Any]] = []
+    pos = 0
+    expr = expr.strip()
+    while pos < len(expr):
+        m = _ARITH_TOKEN.match(expr, pos)
+        if not m or m.end() == pos:
+            return None
+        if m.group(1):
+            toks.append(("n", int(m.group(1), 0) if not m.group(1).startswith("0") or len(m.group(1)) == 1
+                         or m.group(1)[1] in "xX" else int(m.group(1), 8)))
+        elif m.group(2):
+            v = var(m.group(2))
+            if v is None:
+                return None
+            toks.append(("n", v))
+        else:
+            toks.append(("op", m.group(3)))
+        pos = m.end()
+    k = 0
+
+    def unary() -> Optional[int]:
+        nonlocal k
+        if k >= len(toks):
+            return None
+        kind, v = toks[k]
+        if kind == "n":
+            k += 1
+            return v
+        if v in ("-", "+", "!", "~"):
+            k += 1
+            x = unary()
+            if x is None:
+                return None
+            return {"-": -x, "+": x, "!": int(not x), "~": ~x}[v]
+        if v == "(":
+            k += 1
+            x = binary(0)
+            if x is None or k >= len(toks) or toks[k] != ("op", ")"):
+                return None
+            k += 1
+            return x
+        return None
+
+    def binary(min_prec: int) -> Optional[int]:
+        nonlocal k
+        left = unary()
+        while left is not None and k < len(toks) and toks[k][0] == "op" and toks[k][1] in _BINARY:
+            op = toks[k][1]
+            prec = _BINARY[op]
+            if prec < min_prec:
+                break
+            k += 1
+            right = binary(prec + (0 if op == "**" else 1))
+            if right is None:
+                return None
+            try:
+                left = {
+                    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+                    "/": lambda a, b: int(a / b), "%": lambda a, b: a - b * int(a / b),
+                    "**": lambda a, b: a**b if 0 <= b < 256 else None,
+                    "<<": lambda a, b: a << b if 0 <= b < 256 else None, ">>": lambda a, b: a >> b,
+                    "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+                    "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b),
+                    ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+                    "&&": lambda a, b: int(bool(a and b)), "||": lambda a, b: int(bool(a or b)),
+                }[op](left, right)
+            except (ZeroDivisionError, ValueError, OverflowError):
+                return None
+        return left
+
+    try:
+        result = binary(0)
+    except RecursionError:
+        return None
+    return result if k == len(toks) else None
+
+
+def _assume(w: Word, note: str) -> Word:
+    return Word(w.value, w.span, w.raw, w.runs, w.holes, w.quoted, w.assumptions + (note,))
+
+
+def _simple_output(argv: list[Word]) -> Optional[str]:
+    """The output of a few pure commands: ``seq``."""
+    name = argv[0].value
+    if name == "seq":
+        try:
+            nums = [int(w.value) for w in argv[1:]]
+        except ValueError:
+            return None
+        if len(nums) == 1:
+            lo, step, hi = 1, 1, nums[0]
+        elif len(nums) == 2:
+            lo, step, hi = nums[0], 1, nums[1]
+        elif len(nums) == 3:
+            lo, step, hi = nums
+        else:
+            return None
+        if step == 0 or abs(hi - lo) // abs(step) > 4096:
+            return None
+        vals = range(lo, hi + (1 if step > 0 else -1), step)
+        return "\n".join(str(v) for v in vals)
+    return None
+
+
+def _split_fields(w: Word, ifs: str) -> list[Word]:
+    """``read``'s field splitting of a known word."""
+    if ifs == "":
+        return [w]
+    ws = {c for c in ifs if c in " \t\n"}
+    other = {c for c in ifs if c not in " \t\n"}
+    out: list[Word] = []
+    v = w.value
+    i = 0
+    n = len(v)
+    while i < n and v[i] in ws:
+        i += 1
+    start = i
+    while i < n:
+        ch = v[i]
+        if ch in other:
+            out.append(w.slice(start, i))
+            i += 1
+            while i < n and v[i] in ws:
+                i += 1
+            start = i
+            continue
+        if ch in ws:
+            j = i
+            while j < n and v[j] in ws:
+                j += 1
+            out.append(w.slice(start, i))
+            if j < n and v[j] in other:
+                j += 1
+                while j < n and v[j] in ws:
+                    j += 1
+            i = start = j
+            continue
+        i += 1
+    if start < n:
+        out.append(w.slice(start, n))
+    return out
+
+
+_ENDPOINT_OPTS = frozenset({"--host", "--port", "--base-url"})
+
+
+def _endpoints(kind: str, args: Sequence[Word]) -> tuple[Optional[Word], Optional[Word], tuple[Upstream, ...]]:
+    """host, port and (for proxies) upstream servers, from the arguments as written."""
+    host = port = None
+    groups: dict[str, dict[str, list[Word]]] = {}
+    order: list[str] = []
+    proxy = kind == PROXY
+    n = len(args)
+    for i in range(n):
+        w = args[i]
+        t = w.value
+        if w.holes or t[:2] != "--":
+            continue
+        eq = t.find("=")
+        opt = t if eq < 0 else t[:eq]
+        if "_" in opt:
+            opt = opt.replace("_", "-")
+        if opt in _ENDPOINT_OPTS:
+            if eq >= 0:
+                val: Optional[Word] = w.slice(eq + 1, len(t))
+            else:
+                val = args[i + 1] if i + 1 < n else None
+                if val is not None and val.known and val.value.startswith("--"):
+                    val = None
+            if val is None:
+                continue
+            if opt == "--host":
+                host = val
+            elif opt == "--port":
+                port = val
+            elif kind == BENCH_SERVE:
+                host = host or val
+            continue
+        if not proxy:
+            continue
+        m = _UPSTREAM_RE.match(opt)
+        if not m:
+            continue
+        if eq >= 0:
+            vals = [w.slice(eq + 1, len(t))]
+        else:
+            vals = []
+            j = i + 1
+            while j < n and not args[j].value.startswith("--"):
+                if args[j].known or args[j].value:
+                    vals.append(args[j])
+                j += 1
+        role = "prefill" if m.group(1).startswith("prefill") else "decode"
+        what = m.group(2) or "url"
+        what = {"addr": "url", "address": "url"}.get(what, what)
+        if role not in groups:
+            groups[role] = {}
+            order.append(role)
+        groups[role].setdefault(what, []).extend(vals)
+    ups: list[Upstream] = []
+    for role in order:
+        g = groups[role]
+        hosts, ports, urls = g.get("host", []), g.get("port", []), g.get("url", [])
+        if urls:
+            last: Optional[Upstream] = None
+            for w in urls:
+                if w.text is not None and w.text.isdigit() and last is not None and last.port is None:
+                    ups[-1] = last = Upstream(role, last.host, w, last.url)
+                else:
+                    last = Upstream(role, None, None, w)
+                    ups.append(last)
+        for k in range(max(len(hosts), len(ports))):
+            h = hosts[k] if k < len(hosts) else (hosts[-1] if hosts else None)
+            p = ports[k] if k < len(ports) else None
+            ups.append(Upstream(role, h, p, None))
+    return host, port, tuple(ups)
+
+
+# --------------------------------------------------------------------------- problems
+
+
+def _scan_problems(root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 50) -> None:
+    """ERROR and MISSING nodes, each with its position (at most ``limit``)."""
+    if not root.has_error:
+        return
+    cur = root.walk()
+    count = 0
+    depth = 0
+    while True:
+        n = cur.node
+        descend = True
+        if n.is_missing:
+            sp = li.span(n.start_byte, n.end_byte)
+            what = n.type
+            out.append(ParseProblem("missing", f"missing {what!r}: unterminated construct", sp))
+            count += 1
+            descend = False
+        elif n.type == "ERROR":
+            raw = li.data[n.start_byte : min(n.end_byte, n.start_byte + 200)]
+            lead = raw.lstrip(b" \t")
+            q = n.start_byte + len(raw) - len(lead)
+            if lead[:1] in (b"'", b'"') or lead[:2] == b"$'":
+                sp = li.span(q, q + (2 if lead[:1] == b"$" else 1))
+                out.append(ParseProblem("missing", "unterminated quoted string starting here", sp))
+            else:
+                sp = li.span(n.start_byte, n.end_byte)
+                snippet = li.text(n.start_byte, min(n.end_byte, n.start_byte + 40)).split("\n")[0]
+                out.append(ParseProblem("syntax", f"bash cannot parse this: {snippet!r}", sp))
+            count += 1
+        elif not n.has_error:
+            descend = False
+        if count >= limit:
+            return
+        if descend and cur.goto_first_child():
+            depth += 1
+            continue
+        while not cur.goto_next_sibling():
+            if not cur.goto_parent():
+                return
+            depth -= 1
+
+
+# --------------------------------------------------------------------------- API
+
+
+def parse_script(
+    text: bytes | str,
+    path: str = "<script>",
+    *,
+    environ: Optional[Mapping[str, str]] = None,
+    args: Optional[Sequence[str]] = None,
+) -> LaunchPlan:
+    """Read a bash script and return its `LaunchPlan`.  Never raises.
+
+    ``environ``: the caller's environment, if known (otherwise a variable the
+    script does not set is unknown).  ``args``: the script's own arguments
+    ($1 ...), if known (a role-switch launcher run as ``run.sh decode``).
+    """
+    if isinstance(text, str):
+        data = text.encode("utf-8", "surrogateescape")
+    else:
+        data = bytes(text)
+    li = LineIndex(data, path)
+    problems: list[ParseProblem] = []
+    if len(data) > MAX_BYTES:
+        problems.append(ParseProblem("too-large", f"file larger than {MAX_BYTES} bytes is not read", li.span(0, 0)))
+        return LaunchPlan(path, problems=tuple(problems))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.append(ParseProblem("encoding", f"not valid UTF-8 ({e.reason})", li.span(e.start, e.end)))
+    if b"\r\n" in data:
+        k = data.index(b"\r\n")
+        problems.append(ParseProblem(
+            "crlf", "Windows line endings: bash keeps the \\r as part of the last word of each line, "
+            "and a '\\' before it does not continue the command", li.span(k, k + 1)))
+    if b"\x00" in data:
+        k = data.index(b"\x00")
+        problems.append(ParseProblem("encoding", "NUL byte: this looks like a binary file", li.span(k, k + 1)))
+    interp = _Interp(data, path, environ, args, li)
+    try:
+        tree = _ts_parse(data)
+        root = tree.root_node
+        _scan_problems(root, li, problems)
+        interp.run(root)
+    except RecursionError:
+        problems.append(ParseProblem("too-deep", "nesting too deep to analyse", li.span(0, 0)))
+    except Exception as e:  # never let a bug in vcfg reach the user as a traceback
+        problems.append(ParseProblem("internal", f"vcfg could not analyse this script: {type(e).__name__}: {e}",
+                                     li.span(0, 0)))
+    problems.extend(interp.problems)
+    seen: set[tuple[str, int]] = set()
+    unique = []
+    for p in problems:
+        if (p.code, p.span.start) not in seen:
+            seen.add((p.code, p.span.start))
+            unique.append(p)
+    problems = sorted(unique, key=lambda p: (p.span.start, p.code))
+    return LaunchPlan(
+        path=path,
+        invocations=tuple(interp.invocations),
+        timeline=tuple(interp.timeline),
+        unknowns=tuple(interp.unknowns),
+        problems=tuple(problems),
+        written_files=tuple(interp.written),
+        source_kind="bash",
+    )
+
+
+def parse_file(path: str, **kw: Any) -> LaunchPlan:
+    """`parse_script` on a file (VcfgError if it cannot be read)."""
+    from vcfg.errors import VcfgError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise VcfgError(f"cannot read {path}: {e.strerror}", hint="check the path") from None
+    return parse_script(data, path, **kw)
+
+
+_FENCE_RE = re.compile(r"^([ \t>]*)(`{3,}|~{3,})[ \t]*([^`\s{]*)")
+#: fenced block languages read as shell; problems are reported only for the first four
+_SHELL_LANGS = {"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession", "text", ""}
+_STRICT_LANGS = {"bash", "sh", "shell", "zsh"}
+
+
+def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> LaunchPlan:
+    """The launches in a Markdown file's shell code blocks (```bash, ```sh,
+    ```shell, ```console, ```text, no language; indented blocks in lists and
+    admonitions too).  Everything outside the blocks is blanked, byte for
+    byte, so positions are the file's own; ``$ `` prompts are dropped."""
+    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
+    out = bytearray(len(data))
+    for i, b in enumerate(data):
+        out[i] = 0x0A if b == 0x0A else 0x20
+    strict: list[tuple[int, int]] = []
+    pos = 0
+    fence: Optional[bytes] = None
+    lang = ""
+    block_start = 0
+    for line in data.splitlines(keepends=True):
+        start = pos
+        pos += len(line)
+        body = line.rstrip(b"\r\n")
+        if fence is None:
+            m = _FENCE_RE.match(body.decode("utf-8", "replace"))
+            if m:
+                fence = m.group(2).encode()[:1] * len(m.group(2))
+                lang = m.group(3).lower()
+                block_start = pos
+            continue
+        stripped = body.strip(b" \t>")
+        if stripped.startswith(fence) and not stripped.strip(fence[:1]):
+            if lang in _STRICT_LANGS:
+                strict.append((block_start, start))
+            fence = None
+            continue
+        if lang not in _SHELL_LANGS:
+            continue
+        k = len(body) - len(body.lstrip(b" \t>"))
+        seg = bytearray(body)
+        for j in range(k):
+            seg[j] = 0x20
+        if seg[k : k + 2] == b"$ " or seg[k : k + 2] == b"# " and lang == "console":
+            seg[k] = 0x20
+        out[start : start + len(seg)] = seg
+    plan = parse_script(bytes(out), path, **kw)
+    problems = tuple(p for p in plan.problems
+                     if p.code not in ("syntax", "missing", "split-command")
+                     or any(a <= p.span.start < b for a, b in strict))
+    return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files,
+                      "markdown")
+
+
+def classify_argv(
+    argv: Sequence[Word],
+    env: Sequence[tuple[str, Word, Span]],
+    span: Span,
+    path: str,
+    *,
+    script: Optional[Word] = None,
+) -> list[Invocation]:
+    """Launches in one container's argv (or ``script``, a command string run
+    by a shell), for manifests.  ``env`` is the container's environment; the
+    launches do not inherit any script's environment."""
+    interp = _Interp(b"", path, None, None)
+    for name, w, sp in env:
+        interp.st.vars[name] = Binding(name, w, True, sp, False, "prefix")
+    try:
+        if script is not None:
+            interp.run_nested(script, _Ctx(), span, "command")
+        elif argv:
+            interp.classify(list(argv), [], _Ctx(), span, [])
+    except RecursionError:
+        return []
+    return [i._replace(inherits_env=False) for i in interp.invocations]
+
+
+__all__ = ["parse_script", "parse_file", "parse_markdown", "parse_tree", "classify_argv", "MAX_UNROLL"]
