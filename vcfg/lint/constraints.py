@@ -1,0 +1,265 @@
+"""Cross-flag constraints as data (GUIDE 3.4): one small engine, one entry per rule.
+
+An entry names the options it involves by argparse ``dest`` (or an environment
+variable as ``env:NAME``), a predicate over their resolved values, an ``unless``
+condition, the vLLM releases it holds for, and message/help templates.  A rule module
+declares its `Constraint` and delegates to `check`.
+
+Resolution.  An option the user gave (on the command line or through ``--config``) has
+its parsed value; one not given has the catalog flag's default, unless the entry says
+the option must be given (``Operand(given=True)``: vLLM resolves its ``None`` default
+later from the GPU or the model, e.g. ``get_batch_defaults``, 0.33
+engine/arg_utils.py:2940).  Anything vcfg cannot know (an unknown word, a dynamic
+default, argv that may hide options) makes the entry undecided, and an undecided entry
+reports nothing: the engine only speaks when every value is known, the predicate
+holds and the ``unless`` condition is known not to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, Callable, Iterator, Optional
+
+from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.diagnostics import Diagnostic, Span
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+#: A value vcfg cannot know.
+UNKNOWN: Any = _Unknown()
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
+def _never(v: Any) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One input of a constraint."""
+
+    #: an argparse dest (``max_model_len``) or ``env:NAME``
+    key: str
+    #: the user must give it; its default is decided later by vLLM (GPU, model)
+    given: bool = False
+    #: the value when the release has no such option (UNKNOWN: the entry is undecided)
+    absent: Any = UNKNOWN
+    #: turns the parsed value (or the variable's text) into the compared value; may
+    #: return UNKNOWN
+    convert: Callable[[Any], Any] = _same
+    #: whether a finding may point at it
+    report: bool = True
+
+    @property
+    def attr(self) -> str:
+        return self.key.split(":", 1)[1] if self.key.startswith("env:") else self.key
+
+
+@dataclass(frozen=True)
+class Value:
+    """A resolved operand: its value, and where (and how) the user wrote it."""
+
+    value: Any
+    #: the option as written (``-tp``), its long name when not given, or the variable
+    name: str
+    given: bool = False
+    span: Optional[Span] = None
+    #: the text as written, for variables
+    text: Optional[str] = None
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``violated`` unless ``unless``, for the releases in ``versions``."""
+
+    code: str
+    operands: tuple[Operand, ...]
+    violated: Callable[[Any], bool]
+    message: str
+    help: str = ""
+    unless: Callable[[Any], bool] = _never
+    versions: Optional[str] = None
+    #: extra template values computed from the resolved operands (e.g. a product)
+    derive: Optional[Callable[[dict[str, "Value"]], dict[str, Any]]] = None
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def flag_by_dest(catalog: Any, dest: str) -> Any:
+    """The catalog flag that stores into ``dest``, or None."""
+
+    def build() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in catalog.flags:
+            if not f.positional:
+                out.setdefault(f.dest, f)
+        return out
+
+    return catalog._index("vcfg_lint_dest", build).get(dest)
+
+
+def is_static_default(value: Any) -> bool:
+    """A catalog default that is the real value (not computed later, not suppressed)."""
+    if isinstance(value, dict) and any(k in value for k in ("$dynamic", "$config")):
+        return False
+    return value != "==SUPPRESS=="
+
+
+def option(lc: LaunchContext, dest: str, *, given: bool = False) -> tuple[Any, Any]:
+    """(value, OptionValue or None) of option ``dest`` for a serve launch: the parsed
+    value if the user gave it, else the catalog default (UNKNOWN when it must be given,
+    is computed later, or the argv may hide it; UNKNOWN too when the release has no
+    such option)."""
+    pa = lc.args if lc.inv.kind == "serve" else None
+    if pa is None:
+        return UNKNOWN, None
+    ov = pa.get(dest)
+    if ov is not None:
+        return (ov.value if ov.known else UNKNOWN), ov
+    flag = flag_by_dest(lc.catalog, dest)
+    if flag is None or given or not pa.complete or not is_static_default(flag.default):
+        return UNKNOWN, None
+    return flag.default, None
+
+
+def has_option(lc: LaunchContext, dest: str) -> bool:
+    return flag_by_dest(lc.catalog, dest) is not None
+
+
+def script_binding(lc: LaunchContext, name: str) -> Any:
+    """The binding of variable ``name`` the script (or the command's prefixes) gives this
+    launch, when a sourced file or ``eval`` after it cannot have changed it; else None."""
+    b = lc.inv.env.get(name)
+    if b is None or b.source not in ("script", "prefix") or not lc.inv.inherits_env:
+        return None
+    if b.source == "script" and any(u.span.start > b.span.start for u in lc.inv.env_unknowns):
+        return None
+    return b
+
+
+def _resolve(lc: LaunchContext, op: Operand) -> Value:
+    if op.key.startswith("env:"):
+        name = op.attr
+        b = script_binding(lc, name)
+        if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
+            return Value(UNKNOWN, name)
+        return Value(op.convert(b.value.text), name, True, dspan(b.value.span, lc.path), b.value.text)
+    if not has_option(lc, op.key):
+        return Value(op.absent, op.key)
+    value, ov = option(lc, op.key, given=op.given)
+    flag = flag_by_dest(lc.catalog, op.key)
+    if ov is None:
+        return Value(UNKNOWN if value is UNKNOWN else op.convert(value), flag.long_name)
+    if value is UNKNOWN:
+        return Value(UNKNOWN, ov.written)
+    where = ov.name_span
+    path = lc.path if not where.file or where.file == lc.inv.span.file else where.file
+    return Value(op.convert(value), ov.written.split("=", 1)[0], True, dspan(where, path))
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def launch_span(lc: LaunchContext) -> Span:
+    """Where a launch is named: the word before its arguments (``serve`` of ``vllm
+    serve``, the module of ``python -m``), else the whole command."""
+    inv = lc.inv
+    if inv.args:
+        first = inv.args[0].span.start
+        before = [w for w in inv.command if w.span.end <= first and w.span.file == inv.span.file]
+        if before:
+            return dspan(before[-1].span, lc.path)
+    elif inv.command:
+        return dspan(inv.command[-1].span, lc.path)
+    return dspan(inv.span, lc.path)
+
+
+def _order(s: Span, path: str) -> tuple[int, int, int]:
+    # words of the launch's own file rank after a --config YAML's (the YAML is read
+    # first, the command line wins), then by position
+    return (1 if s.path == path else 0, s.line, s.column)
+
+
+def evaluate(entry: Constraint, lc: LaunchContext) -> Optional[dict[str, Value]]:
+    """The resolved operands when the entry is violated (and not excused), else None."""
+    from vcfg.catalog.versions import parse_range, parse_version
+
+    if lc.inv.kind != "serve" or lc.args is None:
+        return None
+    if entry.versions:
+        try:
+            if parse_version(lc.target.version) not in parse_range(entry.versions):
+                return None
+        except Exception:  # noqa: BLE001 - an odd version string: stay silent
+            return None
+    values = {op.attr: _resolve(lc, op) for op in entry.operands}
+    if any(v.value is UNKNOWN for v in values.values()):
+        return None
+    raw = SimpleNamespace(**{k: v.value for k, v in values.items()})
+    try:
+        if not entry.violated(raw) or entry.unless(raw):
+            return None
+        if entry.derive is not None:
+            for k, x in entry.derive(dict(values)).items():
+                values[k] = Value(x, k)
+    except (TypeError, ValueError, ArithmeticError, AttributeError):
+        return None
+    return values
+
+
+def check(rule: Any, entry: Constraint, lc: LaunchContext) -> Iterator[Diagnostic]:
+    """The finding of ``entry`` on one launch, at the operand the user wrote last."""
+    values = evaluate(entry, lc)
+    if values is None:
+        return
+    reportable = {op.attr for op in entry.operands if op.report}
+    spots = [v.span for k, v in values.items() if k in reportable and v.span is not None]
+    where = max(spots, key=lambda s: _order(s, lc.path)) if spots else launch_span(lc)
+    try:
+        message = entry.message.format(**values)
+        help = entry.help.format(**values) if entry.help else None
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return
+    yield rule.diag(where, message, help=help)
+
+
+# --------------------------------------------------------------------------- converters
+
+
+def positive_int(x: Any) -> Any:
+    """An int > 0 (``-1``/``auto`` for max_model_len mean "derived": unknown)."""
+    if isinstance(x, bool) or not isinstance(x, int) or x <= 0:
+        return UNKNOWN
+    return x
+
+
+def device_count(text: Any) -> Any:
+    """How many devices a ``CUDA_VISIBLE_DEVICES`` value makes visible; UNKNOWN for an
+    empty value (no GPU at all: another problem)."""
+    ids = device_ids(text)
+    return len(ids) if ids else UNKNOWN
+
+
+def device_ids(text: Any) -> list[str]:
+    """The entries of a ``CUDA_VISIBLE_DEVICES`` value, as written (``0``, ``GPU-<uuid>``)."""
+    if not isinstance(text, str):
+        return []
+    return [p.strip() for p in text.split(",") if p.strip()]

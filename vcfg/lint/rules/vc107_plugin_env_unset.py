@@ -1,0 +1,93 @@
+"""VC107 plugin-env-unset: a variable a plugin connector needs is unset before the
+launch that uses it (or the plugin itself is left out by `VLLM_PLUGINS`)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from vcfg.lint.constraints import script_binding
+from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.diagnostics import Diagnostic
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules import _kv
+from vcfg.lint.rules._env import is_serve
+from vcfg.lint.rules._util import name_span
+
+RULE = Rule(
+    code="VC107",
+    name="plugin-env-unset",
+    summary="a variable a plugin connector needs is unset before the launch that uses it",
+    severity="error",
+    why=(
+        "A connector from a plugin can depend on environment variables vLLM itself never "
+        "reads: FlagCXConnector (vllm-plugin-FL) finds FlagCX's Python wrapper and library "
+        "through FLAGCX_PATH or FLAGCX_LIB_PATH. A script that unsets them (often a "
+        "clean-up line copied from another setup) and sets none of them again starts an "
+        "instance whose connector cannot load. Likewise a `VLLM_PLUGINS` list that leaves "
+        "the plugin out means its connectors are never registered. The variables each "
+        "connector needs come from the knowledge packs."
+    ),
+    when_vllm_fails="when the connector is imported or its workers start, after the engine config is built",
+    example=(
+        "unset FLAGCX_PATH FLAGCX_LIB_PATH\n"
+        "vllm serve Qwen/Qwen3-8B --kv-transfer-config \\\n"
+        "  '{\"kv_connector\":\"FlagCXConnector\",\"kv_role\":\"kv_producer\"}'\n"
+    ),
+    use_instead=(
+        "export FLAGCX_PATH=/opt/FlagCX\n"
+        "vllm serve Qwen/Qwen3-8B --kv-transfer-config \\\n"
+        "  '{\"kv_connector\":\"FlagCXConnector\",\"kv_role\":\"kv_producer\"}'\n"
+    ),
+)
+
+#: The variable that lists the plugins vLLM loads (0.33 vllm/plugins/__init__.py:64,
+#: vllm/envs.py:1170: unset loads all, else exactly the comma-separated names).
+_PLUGINS_VAR = "VLLM_PLUGINS"
+
+
+def _names(names: list[str]) -> str:
+    return " or ".join(f"`{n}`" for n in names)
+
+
+def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    if not is_serve(lc):
+        return
+    kb, version = lc.target.knowledge, lc.target.version
+    for k in _kv.kv_all(lc):
+        cf = _kv.facts(lc, k.name)
+        if cf is None:
+            continue
+        for group in cf.env_any_of:
+            binds = [script_binding(lc, n) for n in group]
+            if any(b is not None and b.exported and not b.unset for b in binds):
+                continue
+            unset = [b for b in binds if b is not None and b.unset]
+            if not unset:
+                continue
+            spots = {x.name: name_span(lc.file, x.span, x.name) for x in unset}
+            b = max(unset, key=lambda x: (spots[x.name].line, spots[x.name].column))
+            rest = [n for n in group if n != b.name]
+            if len(unset) == len(group):
+                message = f"`{b.name}` is unset here, and {k.name} needs {_names(group)} at launch"
+            else:
+                message = (f"`{b.name}` is unset here and the script sets none of {_names(rest)}; "
+                           f"{k.name} needs one of them at launch")
+            yield RULE.diag(
+                spots[b.name],
+                message,
+                help=f"export {_names(group)} before the launch at line {lc.inv.span.line}",
+                notes=(cf.note,) if cf.note else (),
+            )
+        plugin = kb.plugin(cf.plugin) if cf.plugin else None
+        if plugin is None or not plugin.plugin_names or not plugin.holds_for(version):
+            continue
+        b = script_binding(lc, _PLUGINS_VAR)
+        if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
+            continue
+        listed = b.value.text.split(",")
+        if not any(n in listed for n in plugin.plugin_names):
+            yield RULE.diag(
+                dspan(b.value.span, lc.path),
+                f"`{_PLUGINS_VAR}` leaves out {plugin.name}, which registers {k.name}",
+                help=f"add {_names(plugin.plugin_names)} to {_PLUGINS_VAR}, or unset it to load every plugin",
+            )

@@ -1,0 +1,108 @@
+"""VC303 pd-mismatch: prefill and decode instances that differ where they must agree."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from vcfg.lint.constraints import UNKNOWN, has_option, option
+from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.diagnostics import Diagnostic, Span
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules import _hosts, _kv, _pd
+from vcfg.lint.rules._args import span
+
+RULE = Rule(
+    code="VC303",
+    name="pd-mismatch",
+    summary="prefill and decode that differ where the connector needs them equal (model, TP, block size, KV cache dtype)",
+    severity="warning",
+    scope="run",
+    why=(
+        "The decode instance reads the KV cache the prefill instance wrote, block by "
+        "block, so both must serve the same model with the same KV layout: the same "
+        "`--block-size` and `--kv-cache-dtype`, and for P2pNcclConnector the same "
+        "tensor-parallel size. vLLM does not compare the two instances; a mismatch shows "
+        "up as a hang, a failed transfer or wrong output. Pairs are the servers one proxy "
+        "sends prefills and decodes to, else each producer with each consumer of a "
+        "connector. Block size and KV cache dtype are compared only when both instances "
+        "set them (their defaults depend on the model and the GPU)."
+    ),
+    when_vllm_fails="never at start-up: at the first transfer, or as wrong output",
+    example=(
+        "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B --port 8100 --block-size 16 --kv-transfer-config \\\n"
+        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}' &\n"
+        "CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve Qwen/Qwen3-8B --port 8200 --block-size 32 \\\n"
+        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+        "wait\n"
+    ),
+    use_instead=(
+        "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B --port 8100 --block-size 16 --kv-transfer-config \\\n"
+        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}' &\n"
+        "CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve Qwen/Qwen3-8B --port 8200 --block-size 16 \\\n"
+        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+        "wait\n"
+    ),
+)
+
+
+class _Side:
+    """One instance's value of a compared setting."""
+
+    def __init__(self, value: Any, name: str, at: Optional[Span]) -> None:
+        self.value, self.name, self.at = value, name, at
+
+
+def _model(lc: LaunchContext) -> Optional[_Side]:
+    m = lc.args.model if lc.args is not None else None
+    if m is None or not m.known or not isinstance(m.value, str):
+        return None
+    return _Side(m.value, "the model", span(lc, m.value_span or m.span))
+
+
+def _opt(dest: str, given: bool) -> Any:
+    def read(lc: LaunchContext) -> Optional[_Side]:
+        if not has_option(lc, dest):
+            return None
+        value, ov = option(lc, dest, given=given)
+        if value is UNKNOWN:
+            return None
+        if ov is None:
+            from vcfg.lint.constraints import flag_by_dest
+
+            return _Side(value, f"`{flag_by_dest(lc.catalog, dest).long_name}`", None)
+        return _Side(value, f"`{ov.written.split('=', 1)[0]}`", span(lc, ov.value_span or ov.span))
+
+    return read
+
+
+#: (reader, connectors it applies to: None for all)
+_CHECKS = (
+    (_model, None),
+    (_opt("tensor_parallel_size", given=False), _kv.EQUAL_TP),
+    (_opt("block_size", given=True), None),
+    (_opt("kv_cache_dtype", given=True), None),
+)
+
+
+def check(run: RunContext) -> Iterator[Diagnostic]:
+    seen: set[tuple[int, int]] = set()
+    for p, d, name in _pd.pd_pairs(run):
+        for i, (read, only) in enumerate(_CHECKS):
+            if (only is not None and name not in only) or (id(d), i) in seen:
+                continue
+            a, b = read(p), read(d)
+            if a is None or b is None or a.value == b.value:
+                continue
+            # point at the decode side's word, else the prefill side's
+            here, mine, theirs, other, role = (d, b, a, p, "prefill") if b.at is not None \
+                else (p, a, b, d, "decode")
+            if mine.at is None:
+                continue
+            seen.add((id(d), i))
+            default = "" if theirs.at is not None else " (the default)"
+            yield RULE.diag(
+                mine.at,
+                f"{mine.name} is `{mine.value}` here but `{theirs.value}`{default} on the "
+                f"{role} instance at {_hosts.where(here, other)}",
+                help=f"prefill and decode instances of {name} must use the same value",
+            )

@@ -1,0 +1,94 @@
+"""VC306 gpu-memory-oversubscribed: instances on one GPU asking for more than all of it."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
+from vcfg.lint.context import LaunchContext, RunContext, dspan
+from vcfg.lint.diagnostics import Diagnostic, Span
+from vcfg.lint.rule import Rule
+from vcfg.lint.rules import _hosts, _ports
+from vcfg.lint.rules._args import span
+
+RULE = Rule(
+    code="VC306",
+    name="gpu-memory-oversubscribed",
+    summary="instances sharing a GPU whose `--gpu-memory-utilization` adds up past 1",
+    severity="error",
+    scope="run",
+    why=(
+        "`--gpu-memory-utilization` is the share of the whole GPU one instance claims "
+        "(0.9 or 0.92 by default, depending on the release). Two instances started on one "
+        "GPU (the same `CUDA_VISIBLE_DEVICES` entry, or both leaving the variable to the "
+        "caller) need their shares to add up to at most 1: the second one finds too little "
+        "free memory and stops. vcfg counts the first TP x PP GPUs of each instance, and "
+        "skips instances that size their KV cache with `--kv-cache-memory-bytes`."
+    ),
+    when_vllm_fails="when the second instance's worker checks free memory, before the model loads",
+    example=(
+        "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-0.6B --port 8100 &\n"
+        "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-0.6B --port 8200 &\n"
+        "wait\n"
+    ),
+    use_instead=(
+        "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-0.6B --port 8100 --gpu-memory-utilization 0.45 &\n"
+        "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-0.6B --port 8200 --gpu-memory-utilization 0.45 &\n"
+        "wait\n"
+    ),
+)
+
+
+def _share(lc: LaunchContext) -> Optional[float]:
+    # a fixed KV cache size ignores the share (0.33 config/cache.py:374)
+    if has_option(lc, "kv_cache_memory_bytes") and option(lc, "kv_cache_memory_bytes")[0] is not None:
+        return None
+    value, _ = option(lc, "gpu_memory_utilization")
+    if value is UNKNOWN or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _spot(lc: LaunchContext) -> Span:
+    _, ov = option(lc, "gpu_memory_utilization")
+    if ov is not None:
+        return span(lc, ov.value_span or ov.span)
+    b = script_binding(lc, "CUDA_VISIBLE_DEVICES")
+    if b is not None and b.source == "prefix" and b.value is not None:
+        return dspan(b.value.span, lc.path)  # this command's own prefix
+    return launch_span(lc)
+
+
+def _gpu_name(g: str) -> str:
+    if g.startswith("caller"):
+        return f"the caller's GPU #{g.rsplit(':', 1)[1]}"
+    return f"GPU {g}"
+
+
+def _num(x: float) -> str:
+    return f"{x:.4f}".rstrip("0").rstrip(".")
+
+
+def check(run: RunContext) -> Iterator[Diagnostic]:
+    pool = _hosts.serves(run)
+    info: dict[int, tuple[Any, Optional[float]]] = {id(lc): (_ports.gpus(lc), _share(lc)) for lc in pool}
+    near = _hosts.Neighbours(run, pool)
+    for lc in pool:
+        mine, share = info[id(lc)]
+        if not mine or share is None:
+            continue
+        before = [o for o in near.before(lc) if info[id(o)][0] and info[id(o)][1] is not None]
+        for g in mine:
+            others = [(o, info[id(o)][1]) for o in before if g in info[id(o)][0]]
+            total = share + sum(s for _, s in others)
+            if others and total > 1.0 + 1e-9:
+                shares = " + ".join(_num(s) for s in [*(s for _, s in others), share])
+                places = ", ".join(_hosts.where(lc, o) for o, _ in others)
+                launches = "launch" if len(others) == 1 else "launches"
+                yield RULE.diag(
+                    _spot(lc),
+                    f"{_gpu_name(g)} is shared with the {launches} at {places}: "
+                    f"`--gpu-memory-utilization` {shares} = {_num(total)} > 1",
+                    help="lower `--gpu-memory-utilization` so the instances on one GPU add up to at most 1",
+                )
+                break
