@@ -339,6 +339,28 @@ def render_lint(result: Any, fmt: str) -> str:
     return mod.render(result.diagnostics, result.summary, result.sources)
 
 
+# ----------------------------------------------------------------------------- connectors
+
+
+@main.command("connectors")
+@click.option("--vllm-version", "version", help="default: the newest bundled release")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
+def connectors_cmd(version: Optional[str], fmt: str) -> None:
+    """The KV connector registry of a release, plugin connectors included."""
+    from vcfg.catalog import store
+    from vcfg.catalog.knowledge import load_packs
+    from vcfg.explain.connectors import connector_rows, render_text
+
+    cat, note = store.load(version)
+    if note:
+        click.echo(f"note: {note}", err=True)
+    rows = connector_rows(cat, load_packs())
+    if fmt == "json":
+        echo_json({"vllm_version": cat.vllm_version, "connectors": rows})
+    else:
+        click.echo(render_text(cat, rows, markdown=fmt == "markdown"))
+
+
 # ----------------------------------------------------------------------------- explain
 
 
