@@ -20,6 +20,7 @@ TOPICS = {
     "config": "KVTransferConfig",
     "connector": "NixlConnector",
     "plugin-env": "FLAGCX_PATH",
+    "rule": "VC023",
 }
 
 
@@ -100,3 +101,14 @@ def test_help_text_from_a_cached_source(monkeypatch, tmp_path):
     (root / "envs.py").write_text("\n".join(filler + ["# our own words about the host", "y = 2"]) + "\n")
     doc = explain("VLLM_HOST_IP", "0.33.0")
     assert doc["help_text"] == "our own words about the host"
+
+
+def test_colour_only_when_asked():
+    doc = explain("VLLM_HOST_IP", "0.33.0", with_help=False)
+    assert "\x1b[1m" in render(doc, colour=True) and "\x1b[" not in render(doc)
+
+
+def test_rule_code_topic():
+    doc = explain("vc001", "0.33.0", with_help=False)
+    assert doc["kind"] == "rule" and doc["rule"]["name"] == "unknown-flag"
+    assert explain("unknown-flag", "0.33.0", with_help=False)["name"] == "VC001"

@@ -388,7 +388,9 @@ def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool
     if fmt == "json":
         echo_json(doc)
     else:
-        click.echo(render(doc, markdown=fmt == "markdown"))
+        from vcfg.render.full import use_colour
+
+        click.echo(render(doc, markdown=fmt == "markdown", colour=fmt == "text" and use_colour()))
 
 
 # ------------------------------------------------------------------------------ bench

@@ -12,12 +12,14 @@ def _v(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def render(doc: dict[str, Any], markdown: bool = False) -> str:
-    h = (lambda t: f"## {t}") if markdown else (lambda t: f"{t}:")
+def render(doc: dict[str, Any], markdown: bool = False, colour: bool = False) -> str:
+    """``colour``: bold headings and the title (terminal output only)."""
+    bold = (lambda t: f"\x1b[1m{t}\x1b[0m") if colour and not markdown else (lambda t: t)
+    h = (lambda t: f"## {t}") if markdown else (lambda t: bold(f"{t}:"))
     code = (lambda t: f"`{t}`") if markdown else (lambda t: t)
     out: list[str] = []
     title = f"{doc['name']}  ({doc['kind'].replace('_', ' ')}, vllm {doc['vllm_version']})"
-    out.append(f"# {title}" if markdown else title)
+    out.append(f"# {title}" if markdown else bold(title))
     if doc.get("version_note"):
         out.append(f"note: {doc['version_note']}")
     if doc.get("absent"):
