@@ -248,7 +248,7 @@ def test_lenient_and_strict_serve() -> None:
     strict = build_schema(serve_catalog(), "serve", SchemaOptions(strict=True))
     assert ok(lenient, {"max-num-seqz": 5})
     assert errors(strict, {"max-num-seqz": 5}) == ["$"]
-    kv = {"kv-transfer-config": {"kv_connector": "NixlConnector", "kv_conector": "x"}}
+    kv = {"kv-transfer-config": {"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_conector": "x"}}
     assert ok(lenient, kv) and not ok(strict, kv)
     assert strict["$id"].endswith("/0.33.0/serve.strict.schema.json")
 
@@ -261,8 +261,10 @@ def test_kv_transfer_connector_names_and_module_path() -> None:
     assert s["$id"] == "https://vcfg.dev/schemas/0.33.0/kv-transfer-config.schema.json"
     assert ok(s, {"kv_connector": "NixlConnector", "kv_role": "kv_both"})
     assert errors(s, {"kv_connector": "NixlConector", "kv_role": "kv_both"}) == ["$.kv_connector"]
-    assert ok(s, {"kv_connector": "MyConnector", "kv_connector_module_path": "my.pkg"})
+    assert ok(s, {"kv_connector": "MyConnector", "kv_role": "kv_both", "kv_connector_module_path": "my.pkg"})
     assert ok(s, {})
+    # a connector without a role: vLLM rejects it while validating the JSON
+    assert errors(s, {"kv_connector": "NixlConnector"}) == ["$"]
     assert s["properties"]["kv_connector"]["examples"] == ["NixlConnector", "ExampleConnector"]
 
 

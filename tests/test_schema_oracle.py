@@ -107,9 +107,6 @@ KNOWN = {
         "connector's keys now, which vLLM only does when it builds the connector",
     "kv-bool-as-text":
         "pydantic reads 'yes' as true; the schema asks for a JSON boolean",
-    "kv-without-role":
-        "a connector without kv_role fails in KVTransferConfig.__post_init__, a rule "
-        "the catalog does not record (vcfg lint checks it)",
 }
 
 #: Cases vLLM rejects only because a key is unknown: the lenient schema allows them.

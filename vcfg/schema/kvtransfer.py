@@ -65,6 +65,13 @@ def add_connectors(ctx: Context, schema: dict[str, Any]) -> None:
             })
         else:
             blocks.append({"properties": {CONNECTOR: only}})
+    if "kv_role" in props:
+        # KVTransferConfig.__post_init__ rejects a connector without a role, inside the
+        # parse-time JSON validation (research: vllm-config-surface.md 5.6)
+        blocks.append({
+            "if": {"properties": {CONNECTOR: {"type": "string"}}, "required": [CONNECTOR]},
+            "then": {"required": ["kv_role"]},
+        })
     if EXTRA in props:
         blocks.extend(_extra_blocks(ctx, ctx.cat.connectors))
     if blocks:
