@@ -502,5 +502,56 @@ def bench_compare(
         click.echo(bench_render.render_compare_text(c), nl=False)
 
 
+# ------------------------------------------------------------------------------- plan
+
+
+@main.command("plan")
+@click.option("--model", "model_dir", type=click.Path(), help="a local model directory (with config.json)")
+@click.option("--model-config", "model_config", type=click.Path(), help="a config.json file")
+@click.option("--gpus", type=int, required=True, help="how many GPUs in all")
+@click.option("--gpu-memory", default="141GiB", show_default=True, help="memory of one GPU")
+@click.option("--nodes", type=int, default=1, show_default=True, help="nodes the GPUs are spread over")
+@click.option("--max-model-len", type=int, help="default: the model's limit from config.json")
+@click.option("--kv-cache-dtype", default="auto", show_default=True)
+@click.option("--gpu-memory-utilization", type=float, default=0.9, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def plan_cmd(
+    model_dir: Optional[str],
+    model_config: Optional[str],
+    gpus: int,
+    gpu_memory: str,
+    nodes: int,
+    max_model_len: Optional[int],
+    kv_cache_dtype: str,
+    gpu_memory_utilization: float,
+    fmt: str,
+) -> None:
+    """Tensor/pipeline/data/expert parallel layouts for a model on GPUS, with the
+    memory each needs, ranked (see docs/plan.md).  Reads local files only.
+
+    Exit 0 when a layout works, 1 when none does, 2 on bad input.
+    """
+    from vcfg.plan.layouts import PlanRequest, plan
+    from vcfg.plan.memory import parse_size
+    from vcfg.plan.model_facts import load_facts
+    from vcfg.plan.render import render_json, render_text
+
+    facts = load_facts(model=model_dir, config_file=model_config)
+    request = PlanRequest(
+        gpus=gpus,
+        gpu_memory=parse_size(gpu_memory),
+        nodes=nodes,
+        max_model_len=max_model_len,
+        kv_cache_dtype=kv_cache_dtype,
+        gpu_memory_utilization=gpu_memory_utilization,
+    )
+    result = plan(facts, request)
+    if fmt == "json":
+        echo_json(render_json(result))
+    else:
+        click.echo(render_text(result), nl=False)
+    sys.exit(EXIT_OK if result.feasible else EXIT_FINDINGS)
+
+
 if __name__ == "__main__":
     main()
