@@ -104,7 +104,10 @@ def written_codes(engine: Any) -> set[str]:
 
 
 def _lint(engine: Any, path: Path) -> list[Any]:
-    result = engine.lint_paths([str(path)], version=target_version(path))
+    from vcfg.lint.config import load_config
+
+    # the project config nearest the file (seeded/.vcfg.toml sets gpu-memory for VC206)
+    result = engine.lint_paths([str(path)], version=target_version(path), config=load_config(path.parent))
     return [d for d in result.diagnostics if d.severity in REPORTED]
 
 

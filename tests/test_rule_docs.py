@@ -6,6 +6,7 @@ import pytest
 from vcfg.catalog import store
 from vcfg.catalog.versions import parse_range
 from vcfg.lint import docs
+from vcfg.lint.config import load_config
 from vcfg.lint.engine import lint_paths
 from vcfg.lint.registry import RULE_MODULES, all_rules
 
@@ -23,7 +24,13 @@ def _version(rule):
 def _codes(tmp_path, rule, text):
     f = tmp_path / ("serve.yaml" if rule.example_kind == "yaml" else "launch.sh")
     f.write_text(text)
-    return {d.code for d in lint_paths([str(f)], _version(rule)).diagnostics}
+    for rel, content in rule.example_files:
+        extra = tmp_path / rel
+        extra.parent.mkdir(parents=True, exist_ok=True)
+        extra.write_text(content)
+    # the project config next to the example (a .vcfg.toml among its files), else defaults
+    config = load_config(tmp_path)
+    return {d.code for d in lint_paths([str(f)], _version(rule), config=config).diagnostics}
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])

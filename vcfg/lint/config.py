@@ -7,6 +7,8 @@
     ignore = ["VC104"]
     allowed-env = ["VLLM_MY_SITE_FLAG"]   # variables not to report as unknown
     knowledge = ["ops/vcfg-packs"]   # extra knowledge-pack folders, relative to the file
+    gpu-memory = "141GiB"            # memory of one GPU (141GiB, 80GB, bytes); enables
+                                     # the KV cache estimate of VC206
 
     [tool.vcfg.per-file-ignores]
     "legacy/*.sh" = ["VC001"]
@@ -27,7 +29,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-_KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge"}
+_KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory"}
 
 
 @dataclass
@@ -38,6 +40,8 @@ class LintConfig:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     allowed_env: list[str] = field(default_factory=list)
     knowledge: list[Path] = field(default_factory=list)
+    #: bytes of one GPU's memory (None: unknown, memory rules stay silent)
+    gpu_memory: Optional[int] = None
     path: Optional[Path] = None
 
     def enabled(self, code: str, file: Optional[str] = None) -> bool:
@@ -87,6 +91,16 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
     if not isinstance(kn, list) or not all(isinstance(v, str) for v in kn):
         raise VcfgError(f"{origin}: knowledge must be a list of folders")
     cfg.knowledge = [(origin.parent / k) for k in kn]
+    if "gpu-memory" in table:
+        from vcfg.plan.memory import parse_size
+
+        gm = table["gpu-memory"]
+        if isinstance(gm, bool) or not isinstance(gm, (str, int)):
+            raise VcfgError(f"{origin}: gpu-memory must be a size like \"141GiB\"")
+        try:
+            cfg.gpu_memory = parse_size(str(gm))
+        except VcfgError as e:
+            raise VcfgError(f"{origin}: gpu-memory: {e.message}", hint=e.hint) from e
     return cfg
 
 

@@ -25,6 +25,11 @@ def page(r: Rule) -> str:
         out += ["## Why it matters\n", r.why + "\n"]
     if r.when_vllm_fails:
         out += ["## When vLLM would fail\n", r.when_vllm_fails[0].upper() + r.when_vllm_fails[1:] + ".\n"]
+    if r.example_files:
+        out += ["## Files beside the example\n"]
+        for name, content in r.example_files:
+            kind = "json" if name.endswith(".json") else ("toml" if name.endswith(".toml") else "")
+            out += [f"`{name}`:\n", f"```{kind}", content.rstrip("\n"), "```\n"]
     if r.example:
         out += ["## Example\n", f"```{lang}", r.example.rstrip("\n"), "```\n"]
     if r.use_instead:

@@ -33,6 +33,9 @@ class Rule:
     use_instead: str = ""
     #: the file kind of ``example``/``use_instead``: "sh" or "yaml"
     example_kind: str = "sh"
+    #: files the example needs beside the script: (relative path, content), e.g. a
+    #: model's config.json or a .vcfg.toml
+    example_files: tuple[tuple[str, str], ...] = ()
 
     def diag(
         self,

@@ -1,0 +1,149 @@
+"""What the deep rules (VC204-VC208) share: the launch's model read from a local
+directory's config.json, and the parallel options as written.
+
+The model is the launch's positional model argument when it names a local directory
+holding a config.json: relative to the script's folder first, then as given (relative
+to the current directory).  Nothing is ever downloaded; a Hub name, a directory without
+config.json, an unreadable or partial config, or a launch that rewrites the config
+(``--hf-overrides``, ``--hf-config-path``) gives None and the rules stay silent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Optional
+
+from vcfg.lint.constraints import UNKNOWN, option
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.diagnostics import Span
+from vcfg.lint.rules._args import span
+from vcfg.plan.model_facts import ModelFacts
+
+# The config keys vLLM reads the expert count from (vllm/transformers_utils/config.py:64-69,
+# 0.33.0), plus per-layer block_configs (model_arch_config_convertor.py:159-190).
+EXPERT_KEYS = ("num_experts", "moe_num_experts", "n_routed_experts", "num_local_experts")
+
+
+@dataclass(frozen=True)
+class Model:
+    facts: ModelFacts
+    raw: dict[str, Any]  # config.json as read
+    config_path: str  # for messages
+
+    def sections(self) -> list[dict[str, Any]]:
+        """The top level and the nested dicts (text_config, llm_config, ...)."""
+        return [self.raw, *(v for v in self.raw.values() if isinstance(v, dict))]
+
+    def may_have_experts(self) -> bool:
+        if self.facts.is_moe:
+            return True
+        for sec in self.sections():
+            if sec.get("block_configs"):
+                return True
+            for k in EXPERT_KEYS:
+                v = sec.get(k)
+                if v not in (None, 0, False, [], ""):
+                    return True
+        return False
+
+    def model_max_length(self) -> Optional[int]:
+        """config.json's model_max_length, which vLLM lets a longer --max-model-len up
+        to (vllm/config/model.py:2656-2661, 0.33.0)."""
+        for sec in self.sections():
+            v = sec.get("model_max_length")
+            if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                return v
+        return None
+
+
+def _candidates(lc: LaunchContext, ov: Any, text: str) -> list[Path]:
+    p = Path(os.path.expanduser(text))
+    if p.is_absolute():
+        return [p]
+    out = [Path(lc.path).parent / p]
+    where = getattr(ov.span, "file", None)
+    if where and where != lc.path:
+        out.append(Path(where).parent / p)  # a model named in a --config YAML
+    out.append(p)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _load(cfg_file: str, stamp: tuple[int, int]) -> Optional[Model]:
+    from vcfg.errors import VcfgError
+    from vcfg.plan.model_facts import load_facts
+
+    try:
+        facts = load_facts(model=str(Path(cfg_file).parent))
+        raw = json.loads(Path(cfg_file).read_text(encoding="utf-8"))
+    except (VcfgError, OSError, ValueError, TypeError, ArithmeticError, AttributeError, RecursionError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    return Model(facts=facts, raw=raw, config_path=cfg_file)
+
+
+def local_model(lc: LaunchContext) -> Optional[Model]:
+    """The model of a serve launch when its config.json is readable here, else None."""
+    pa = lc.args if lc.inv.kind == "serve" else None
+    if pa is None or pa.model is None or not pa.model.known or not isinstance(pa.model.value, str):
+        return None
+    for dest in ("hf_overrides", "hf_config_path"):
+        ov = pa.get(dest)
+        if ov is not None and (not ov.known or ov.value not in (None, {}, "", "{}")):
+            return None
+    text = pa.model.value.strip()
+    if not text:
+        return None
+    for d in _candidates(lc, pa.model, text):
+        cfg = d / "config.json"
+        try:
+            if not cfg.is_file():
+                continue
+            st = cfg.stat()
+            index = d / "model.safetensors.index.json"
+            istamp = index.stat().st_mtime_ns if index.is_file() else 0
+        except OSError:
+            continue
+        return _load(str(cfg), (st.st_mtime_ns, istamp))
+    return None
+
+
+@dataclass(frozen=True)
+class Opt:
+    """A resolved option: its value, the OptionValue when written, its name for messages."""
+
+    value: Any
+    ov: Any
+    name: str
+
+    @property
+    def given(self) -> bool:
+        return self.ov is not None
+
+
+def opt(lc: LaunchContext, dest: str, long_name: str) -> Optional[Opt]:
+    """The value of option ``dest`` (written, else the release's static default);
+    None when vcfg cannot know it."""
+    value, ov = option(lc, dest)
+    if value is UNKNOWN:
+        return None
+    if ov is not None and ov.flag is None:
+        return None
+    name = ov.written.split("=", 1)[0] if ov is not None else long_name
+    return Opt(value, ov, name)
+
+
+def positive_int(o: Optional[Opt]) -> Optional[int]:
+    if o is None or isinstance(o.value, bool) or not isinstance(o.value, int) or o.value <= 0:
+        return None
+    return o.value
+
+
+def name_span(lc: LaunchContext, o: Opt) -> Span:
+    """Where the user wrote the option's name (``-tp``)."""
+    return span(lc, o.ov.name_span)
