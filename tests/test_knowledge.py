@@ -105,10 +105,11 @@ def test_every_removed_entry_is_consistent(kb):
 
 
 def test_removed_flag_queries(kb):
-    hit = kb.removed_flag("--disable-log-requests", "0.33.0")
+    hit = kb.removed_flag("--disable-log-requests", "0.32.0")
     assert hit is not None and hit.replacement == ["--enable-log-requests"]
     assert hit.removed_in == "0.17.1" and hit.last_present == "0.16.0"
     assert kb.removed_flag("--disable-log-requests", "0.16.0") is None  # still there in 0.16
+    assert kb.removed_flag("--disable-log-requests", "0.33.0") is None  # an inverse form again in 0.33
     assert kb.removed_flag("--disable_log_requests=1", "0.20.0") is hit  # normalised like vLLM
     assert kb.removed_flag("--no-disable-log-requests", "0.20.0") is hit  # alias
     assert kb.removed_flag("--task", "0.13.0").replacement == ["--runner", "--convert"]
