@@ -306,7 +306,11 @@ def lint_cmd(
     from vcfg.lint.engine import lint_paths
 
     codes = lambda s: [c.strip() for c in s.split(",") if c.strip()]  # noqa: E731
-    config = load_config(explicit=Path(config_path)) if config_path else load_config()
+    # like ruff: the config nearest the (first) linted file, else the working directory's
+    start = Path(paths[0]).resolve().parent if paths[0] != "-" and Path(paths[0]).exists() else None
+    if start is not None and Path(paths[0]).is_dir():
+        start = Path(paths[0]).resolve()
+    config = load_config(explicit=Path(config_path)) if config_path else load_config(start)
     result = lint_paths(
         list(paths),
         version,
@@ -359,6 +363,62 @@ def connectors_cmd(version: Optional[str], fmt: str) -> None:
         echo_json({"vllm_version": cat.vllm_version, "connectors": rows})
     else:
         click.echo(render_text(cat, rows, markdown=fmt == "markdown"))
+
+
+# ----------------------------------------------------------------------------- launch
+
+
+@main.group(cls=_Group)
+def launch() -> None:
+    """What vcfg understood of a launch script: launches, arguments, environment."""
+
+
+@launch.command("show")
+@click.argument("path")
+@click.option("--vllm-version", "version", help="resolve arguments against this release")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def launch_show(path: str, version: Optional[str], fmt: str) -> None:
+    """Every vLLM launch found in PATH, as vcfg (and vLLM) would see it."""
+    from pathlib import Path
+
+    from vcfg.catalog import store
+    from vcfg.launch.args import parse_invocation
+    from vcfg.launch.model import SERVE, plan_to_json
+    from vcfg.lint.engine import _read, parse_file
+
+    cat, note = store.load(version)
+    plan = parse_file(path, _read(path), cat)
+    if fmt == "json":
+        doc = plan_to_json(plan)
+        for inv, out in zip(plan.invocations, doc["invocations"]):
+            if inv.kind == SERVE:
+                out["parsed"] = parse_invocation(inv, cat, plan).to_json()
+        doc["vllm_version"] = cat.vllm_version
+        echo_json(doc)
+        return
+    click.echo(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
+    for p in plan.problems:
+        click.echo(f"  problem {p.span.line}:{p.span.col}: {p.message}")
+    for inv in plan.invocations:
+        bg = " (background)" if inv.background else ""
+        click.echo(f"\nline {inv.span.line}: {inv.entrypoint}{bg}")
+        if inv.kind == SERVE:
+            pa = parse_invocation(inv, cat, plan)
+            if pa.model is not None:
+                click.echo(f"  model: {pa.model.value}")
+            for ov in pa.occurrences:
+                value = json.dumps(ov.value) if ov.known else "<unknown>"
+                click.echo(f"  {ov.option} = {value}" + ("" if ov.flag else "   (unknown option)"))
+        else:
+            click.echo("  args: " + " ".join(w.text if w.text is not None else "<unknown>" for w in inv.args))
+        env = inv.exported_env()
+        if env:
+            click.echo("  environment from the script: " + ", ".join(
+                f"{k}={b.value.text if b.value and b.value.text is not None else '<unknown>'}"
+                for k, b in sorted(env.items())))
+        unset = sorted(k for k, b in inv.env.items() if b.unset)
+        if unset:
+            click.echo("  unset by the script: " + ", ".join(unset))
 
 
 # ----------------------------------------------------------------------------- explain

@@ -1,0 +1,61 @@
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from vcfg.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "pd-decode-p2p.sh"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_seed_example_on_two_releases():
+    r = run("lint", "--vllm-version", "0.33.0", "--format", "json", EXAMPLE)
+    assert r.exit_code == 1
+    doc = json.loads(r.output)
+    got = {(d["code"], d["line"], d["column"]) for d in doc["diagnostics"]}
+    assert {("VC027", 23, 18), ("VC023", 23, 62), ("VC103", 5, 8), ("VC103", 6, 8)} <= got
+    assert doc["summary"]["vllm_version"] == "0.33.0"
+    r = run("lint", "--vllm-version", "0.13.0", "--format", "json", EXAMPLE)
+    codes = [(d["code"], d["severity"]) for d in json.loads(r.output)["diagnostics"]]
+    assert codes == [("VC106", "warning")]
+
+
+def test_select_ignore_and_exit_zero():
+    r = run("lint", "--vllm-version", "0.33.0", "--format", "concise", "--select", "VC1", EXAMPLE)
+    assert {line.split()[1] for line in r.output.splitlines()[:-1]} == {"VC103", "VC106"}
+    r = run("lint", "--vllm-version", "0.33.0", "--ignore", "VC0,VC1", EXAMPLE)
+    assert r.exit_code == 0 and "no problems" in r.output
+    r = run("lint", "--vllm-version", "0.33.0", "--exit-zero", EXAMPLE)
+    assert r.exit_code == 0
+
+
+def test_config_nearest_the_file(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.vcfg]\nvllm-version = "0.13.0"\n')
+    (tmp_path / "scripts").mkdir()
+    script = tmp_path / "scripts" / "decode.sh"
+    shutil.copy(EXAMPLE, script)
+    r = run("lint", "--format", "concise", script)
+    assert "checked against vllm 0.13.0 (from project config)" in r.output
+
+
+def test_suppression_comment(tmp_path):
+    script = tmp_path / "x.sh"
+    script.write_text("# vcfg: disable=VC001\nvllm serve m \\\n  --max-num-seqz 3\n")
+    r = run("lint", "--vllm-version", "0.33.0", "--format", "concise", script)
+    assert r.exit_code == 0, r.output
+
+
+def test_launch_show():
+    r = run("launch", "show", "--vllm-version", "0.13.0", EXAMPLE)
+    assert r.exit_code == 0
+    assert "line 11: vllm serve (background)" in r.output
+    assert "--tensor-parallel-size = 8" in r.output and "unset by the script: FLAGCX_PATH" in r.output
+    r = run("launch", "show", "--format", "json", EXAMPLE)
+    doc = json.loads(r.output)
+    parsed = doc["invocations"][0]["parsed"]
+    assert parsed["options"]["port"]["value"] == 20002
