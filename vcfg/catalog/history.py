@@ -25,18 +25,21 @@ INDEX_PATH = Path(__file__).parent / "data" / "catalogs" / "history.json"
 KINDS = ("flag", "env", "config", "field", "connector", "extra_key")
 
 
-def names_of(cat: Catalog) -> dict[str, set[str]]:
+def names_of(cat: Catalog) -> dict[str, list[str]]:
+    """The names of each kind, in the catalog's own order."""
     return {
-        "flag": {s for f in cat.flags for s in f.option_strings},
-        "env": {e.name for e in cat.env_vars},
-        "config": {c.name for c in cat.configs},
-        "field": {f"{c.name}.{f.name}" for c in cat.configs for f in c.fields},
-        "connector": {k.name for k in cat.connectors},
-        "extra_key": {f"{k.name}.{x.name}" for k in cat.connectors for x in k.extra_keys},
+        "flag": [s for f in cat.flags for s in f.option_strings],
+        "env": [e.name for e in cat.env_vars],
+        "config": [c.name for c in cat.configs],
+        "field": [f"{c.name}.{f.name}" for c in cat.configs for f in c.fields],
+        "connector": [k.name for k in cat.connectors],
+        "extra_key": [f"{k.name}.{x.name}" for k in cat.connectors for x in k.extra_keys],
     }
 
 
 def build_index(catalogs: Iterable[Catalog]) -> dict[str, Any]:
+    """Names keep the order of their first appearance (oldest release first, then the
+    catalog's order), so a reader can list them as the catalogs would."""
     cats = list(catalogs)
     per = [names_of(c) for c in cats]
     out: dict[str, Any] = {
@@ -44,13 +47,16 @@ def build_index(catalogs: Iterable[Catalog]) -> dict[str, Any]:
         "versions": [c.vllm_version for c in cats],
     }
     for kind in KINDS:
-        everything = sorted(set().union(*(p[kind] for p in per))) if per else []
-        out[kind] = {n: "".join("1" if n in p[kind] else "0" for p in per) for n in everything}
+        order: dict[str, None] = {}
+        for p in per:
+            order.update(dict.fromkeys(p[kind]))
+        sets = [set(p[kind]) for p in per]
+        out[kind] = {n: "".join("1" if n in s else "0" for s in sets) for n in order}
     return out
 
 
 def dumps_index(index: dict[str, Any]) -> str:
-    return json.dumps(index, separators=(",", ":"), sort_keys=True) + "\n"
+    return json.dumps(index, separators=(",", ":")) + "\n"
 
 
 @lru_cache(maxsize=1)

@@ -34,10 +34,11 @@ def _bundled() -> tuple[Catalog, ...]:
 
 
 def history_for(cat: Catalog) -> History:
-    """Every bundled catalog plus ``cat`` (which may be a user-built one)."""
-    cats = {c.vllm_version: c for c in _bundled()}
-    cats[cat.vllm_version] = cat
-    return History.of(cats.values())
+    """Every bundled release plus ``cat`` (which may be a user-built one), from the
+    bundled name index: no need to load every catalog."""
+    from vcfg.catalog.history import load_index
+
+    return History.from_index(load_index(), extra=cat)
 
 
 def help_texts(vllm_source: Optional[str]) -> Any:

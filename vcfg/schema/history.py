@@ -29,6 +29,29 @@ class History:
             h._add(cat)
         return h
 
+    @classmethod
+    def from_index(cls, index: dict, extra: Optional[Catalog] = None) -> "History":  # type: ignore[type-arg]
+        """The same from the bundled name index (vcfg/catalog/history.py), without
+        loading every catalog; ``extra`` (a user-built catalog) is added to it."""
+        h = cls()
+        h.versions = list(index["versions"])
+        kinds = {"flag": "flag", "env": "env", "config": "class", "field": "field",
+                 "connector": "connector", "extra_key": "extra"}
+        for src, kind in kinds.items():
+            entries = index.get(src, {})
+            # the index keeps names in order of first appearance, as `of` inserts them
+            for name in entries:
+                if src == "flag" and not name.startswith("--"):
+                    continue
+                mask = entries[name]
+                for i, bit in enumerate(mask):
+                    if bit == "1":
+                        h._put(kind, name, h.versions[i])
+        if extra is not None and extra.vllm_version not in h.versions:
+            h._add(extra)
+            h.versions.sort(key=version_key)
+        return h
+
     def _add(self, cat: Catalog) -> None:
         v = cat.vllm_version
         self.versions.append(v)
