@@ -43,6 +43,7 @@ RULE_MODULES: tuple[str, ...] = (
     "vc106_pythonpath_not_paths",
     "vc107_plugin_env_unset",
     "vc108_expandable_segments_with_connector",
+    "vc109_env_bool_read_as_false",
     "vc201_batched_tokens_below_model_len",
     "vc202_batched_tokens_below_num_seqs",
     "vc203_parallel_exceeds_gpus",

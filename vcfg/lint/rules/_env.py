@@ -18,13 +18,16 @@ DIRECT_READS = frozenset({
 
 
 def is_serve(lc: LaunchContext) -> bool:
-    return lc.inv.kind == "serve" and lc.inv.inherits_env
+    return lc.inv.kind == "serve"
 
 
 def script_bindings(lc: LaunchContext) -> Iterator:  # type: ignore[type-arg]
-    """Exported, set bindings the script (or the command's prefixes) gave this launch."""
+    """Exported, set bindings the script (or the command's prefixes) gave this launch.
+    A launch that does not inherit the script's environment (a container) only gets
+    its own explicit ones (``docker run -e``, a manifest's ``env``)."""
+    sources = ("script", "prefix") if lc.inv.inherits_env else ("prefix",)
     for b in lc.inv.env.values():
-        if b.source in ("script", "prefix") and b.exported and not b.unset:
+        if b.source in sources and b.exported and not b.unset:
             yield b
 
 

@@ -27,8 +27,8 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    if not is_serve(lc):
-        return
+    if not is_serve(lc) or not lc.inv.inherits_env:
+        return  # a container does not see the script's variables, exported or not
     for b in lc.inv.env.values():
         if b.source != "script" or b.exported or b.unset or not vllm_reads(lc, b.name):
             continue
