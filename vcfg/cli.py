@@ -25,6 +25,11 @@ def fail(message: str, hint: Optional[str] = None) -> NoReturn:
     sys.exit(EXIT_ERROR)
 
 
+def _say(text: str) -> None:
+    """Print text that may quote bytes of a non-UTF-8 file (lone surrogates)."""
+    click.echo(text.encode("utf-8", "replace").decode("utf-8"))
+
+
 def echo_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
@@ -328,6 +333,12 @@ def lint_cmd(
 
 
 def render_lint(result: Any, fmt: str) -> str:
+    # text quoted from a file that is not UTF-8 carries lone surrogates: print them as
+    # replacement characters instead of failing on the way out
+    return _render_lint(result, fmt).encode("utf-8", "replace").decode("utf-8")
+
+
+def _render_lint(result: Any, fmt: str) -> str:
     if fmt == "full":
         from vcfg.render import full
 
@@ -394,31 +405,31 @@ def launch_show(path: str, version: Optional[str], fmt: str) -> None:
             if inv.kind == SERVE:
                 out["parsed"] = parse_invocation(inv, cat, plan).to_json()
         doc["vllm_version"] = cat.vllm_version
-        echo_json(doc)
+        _say(json.dumps(doc, indent=2, ensure_ascii=False))
         return
-    click.echo(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
+    _say(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
     for p in plan.problems:
-        click.echo(f"  problem {p.span.line}:{p.span.col}: {p.message}")
+        _say(f"  problem {p.span.line}:{p.span.col}: {p.message}")
     for inv in plan.invocations:
         bg = " (background)" if inv.background else ""
-        click.echo(f"\nline {inv.span.line}: {inv.entrypoint}{bg}")
+        _say(f"\nline {inv.span.line}: {inv.entrypoint}{bg}")
         if inv.kind == SERVE:
             pa = parse_invocation(inv, cat, plan)
             if pa.model is not None:
-                click.echo(f"  model: {pa.model.value}")
+                _say(f"  model: {pa.model.value}")
             for ov in pa.occurrences:
                 value = json.dumps(ov.value) if ov.known else "<unknown>"
-                click.echo(f"  {ov.option} = {value}" + ("" if ov.flag else "   (unknown option)"))
+                _say(f"  {ov.option} = {value}" + ("" if ov.flag else "   (unknown option)"))
         else:
-            click.echo("  args: " + " ".join(w.text if w.text is not None else "<unknown>" for w in inv.args))
+            _say("  args: " + " ".join(w.text if w.text is not None else "<unknown>" for w in inv.args))
         env = inv.exported_env()
         if env:
-            click.echo("  environment from the script: " + ", ".join(
+            _say("  environment from the script: " + ", ".join(
                 f"{k}={b.value.text if b.value and b.value.text is not None else '<unknown>'}"
                 for k, b in sorted(env.items())))
         unset = sorted(k for k, b in inv.env.items() if b.unset)
         if unset:
-            click.echo("  unset by the script: " + ", ".join(unset))
+            _say("  unset by the script: " + ", ".join(unset))
 
 
 # ----------------------------------------------------------------------------- explain

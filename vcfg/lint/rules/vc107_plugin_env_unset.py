@@ -1,5 +1,5 @@
 """VC107 plugin-env-unset: a variable a plugin connector needs is unset before the
-launch that uses it (or the plugin itself is left out by `VLLM_PLUGINS`)."""
+launch that uses it."""
 
 from __future__ import annotations
 
@@ -23,9 +23,8 @@ RULE = Rule(
         "reads: FlagCXConnector (vllm-plugin-FL) finds FlagCX's Python wrapper and library "
         "through FLAGCX_PATH or FLAGCX_LIB_PATH. A script that unsets them (often a "
         "clean-up line copied from another setup) and sets none of them again starts an "
-        "instance whose connector cannot load. Likewise a `VLLM_PLUGINS` list that leaves "
-        "the plugin out means its connectors are never registered. The variables each "
-        "connector needs come from the knowledge packs."
+        "instance whose connector cannot load. The variables each connector needs come from "
+        "the knowledge packs."
     ),
     when_vllm_fails="when the connector is imported or its workers start, after the engine config is built",
     example=(
@@ -39,11 +38,6 @@ RULE = Rule(
         "  '{\"kv_connector\":\"FlagCXConnector\",\"kv_role\":\"kv_producer\"}'\n"
     ),
 )
-
-#: The variable that lists the plugins vLLM loads (0.33 vllm/plugins/__init__.py:64,
-#: vllm/envs.py:1170: unset loads all, else exactly the comma-separated names).
-_PLUGINS_VAR = "VLLM_PLUGINS"
-
 
 def _names(names: list[str]) -> str:
     return " or ".join(f"`{n}`" for n in names)
@@ -78,16 +72,6 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 help=f"export {_names(group)} before the launch at line {lc.inv.span.line}",
                 notes=(cf.note,) if cf.note else (),
             )
-        plugin = kb.plugin(cf.plugin) if cf.plugin else None
-        if plugin is None or not plugin.plugin_names or not plugin.holds_for(version):
-            continue
-        b = script_binding(lc, _PLUGINS_VAR)
-        if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
-            continue
-        listed = b.value.text.split(",")
-        if not any(n in listed for n in plugin.plugin_names):
-            yield RULE.diag(
-                dspan(b.value.span, lc.path),
-                f"`{_PLUGINS_VAR}` leaves out {plugin.name}, which registers {k.name}",
-                help=f"add {_names(plugin.plugin_names)} to {_PLUGINS_VAR}, or unset it to load every plugin",
-            )
+        # a VLLM_PLUGINS list that leaves the plugin out is VC027's: the connector is
+        # then not registered at all
+

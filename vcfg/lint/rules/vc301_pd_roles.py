@@ -55,6 +55,8 @@ def _per_launch(lc: LaunchContext, k: _kv.Kv, r: Any, side: Any) -> Iterator[Dia
     role = k.role
     at = _kv.role_span(lc, k)
     want = f"{k.name} needs {_kv.fmt_roles(r.prefill)} on prefill and {_kv.fmt_roles(r.decode)} on decode instances"
+    if role not in ("kv_producer", "kv_consumer", "kv_both"):
+        return  # not a role at all: VC025 reports it against the field's choices
     if r.reads_role and role not in r.prefill and role not in r.decode:
         yield RULE.diag(at, f"`kv_role` `{role}` fits neither a prefill nor a decode instance of {k.name}",
                         help=want, notes=_notes(r))
