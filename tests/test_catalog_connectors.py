@@ -207,6 +207,7 @@ def test_broken_files_do_not_crash(tmp_path):
         f'KVConnectorFactory.register_connector("A", "{PKG}.a", "A")\n'
     )
     _write(tmp_path, f"{KVC}/a.py", "def f(:\n    extra_config.get('x', 1)\n")
+    src = from_tree(tmp_path)  # a source is a snapshot: its parsed modules are cached
     (conn,) = extract_connectors(src)
     assert conn.source_file == f"{KVC}/a.py" and conn.extra_keys == []
 

@@ -231,10 +231,11 @@ class _Tree:
         return mod
 
     def _parse(self, dotted: str, rel: str, is_pkg: bool, text: str) -> Optional[_Module]:
-        try:
-            tree = ast.parse(text, filename=rel)
-        except (SyntaxError, ValueError) as e:
-            self.warnings.append(f"{rel}: cannot parse ({e})")
+        # ``text`` is the file's own text (read to decide whether to parse at all); the
+        # tree comes from the source's cache, shared with the other extractors
+        tree = self.src.tree(rel)
+        if tree is None:
+            self.warnings.append(f"{rel}: cannot parse ({self.src.parse_errors.get(rel, 'unreadable')})")
             return None
         mod = _Module(name=dotted, rel=rel, is_pkg=is_pkg, tree=tree)
         _index_module(mod)

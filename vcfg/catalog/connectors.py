@@ -62,10 +62,7 @@ _DYNAMIC_MAX = 80
 
 def extract_connectors(src: VllmSource) -> list[Connector]:
     """Every in-tree ``register_connector`` call, with the keys its code reads."""
-    text = src.read(FACTORY)
-    if text is None:
-        return []
-    tree = _parse(text)
+    tree = src.tree(FACTORY)
     if tree is None:
         return []
     reader = _TreeReader(src)
@@ -198,7 +195,7 @@ class _TreeReader:
         if rel in self._files:
             return self._files[rel]
         text = self.text(rel)
-        tree = _parse(text) if text else None
+        tree = self.src.tree(rel) if text else None
         info = _FileInfo(tree=tree)
         self._files[rel] = info  # set before folding: guards import cycles
         if tree is not None:
@@ -587,13 +584,6 @@ def _describe(node: ast.AST) -> str:
         text = type(node).__name__
     text = " ".join(text.split())
     return text if len(text) <= _DYNAMIC_MAX else text[: _DYNAMIC_MAX - 3] + "..."
-
-
-def _parse(text: str) -> Optional[ast.Module]:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 def _package_of(rel: str) -> str:

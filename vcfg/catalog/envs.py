@@ -49,6 +49,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.envs_eval import Evaluator, dynamic
 from vcfg.catalog.model import EnvVar, Loc
+from vcfg.catalog.pyast import dotted
 from vcfg.catalog.source import VllmSource
 from vcfg.errors import VcfgError
 
@@ -147,18 +148,6 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _dotted(node: ast.AST) -> str:
-    """``os.path.join`` for an Attribute chain of Names, else ''."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
-
-
 _GETTERS = {"os.getenv", "os.environ.get", "environ.get", "getenv"}
 _ENVIRON = ("os.environ", "environ")
 
@@ -215,7 +204,7 @@ def _infer_type(parse: str, default: Any, flow: "_Flow") -> str:
 def _literal_strings(annotation: ast.expr) -> Optional[list[str]]:
     """The string members of a ``Literal[...]`` inside an annotation, if any."""
     for node in ast.walk(annotation):
-        if isinstance(node, ast.Subscript) and _dotted(node.value).split(".")[-1] == "Literal":
+        if isinstance(node, ast.Subscript) and dotted(node.value).split(".")[-1] == "Literal":
             elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             vals = [e.value for e in elts if isinstance(e, ast.Constant)]
             if vals and all(isinstance(v, str) for v in vals):
@@ -247,22 +236,22 @@ def _access(module: "EnvsModule", root: ast.AST) -> _Access:
     for node in module.nodes(root):
         arg: Optional[ast.AST] = None
         if isinstance(node, ast.Call):
-            if node.args and _dotted(node.func) in _GETTERS:
+            if node.args and dotted(node.func) in _GETTERS:
                 arg = node.args[0]
                 acc.reads.append((node, arg))
         elif isinstance(node, ast.Subscript):
-            if _dotted(node.value) in _ENVIRON:
+            if dotted(node.value) in _ENVIRON:
                 arg = node.slice
                 acc.reads.append((node, arg))
         elif isinstance(node, ast.Compare):
             if (
                 len(node.ops) == 1
                 and isinstance(node.ops[0], (ast.In, ast.NotIn))
-                and _dotted(node.comparators[0]) in _ENVIRON
+                and dotted(node.comparators[0]) in _ENVIRON
             ):
                 arg = node.left
         elif isinstance(node, ast.Attribute):
-            if isinstance(node.value, ast.Subscript) and _dotted(node.value.value) == "sys.modules":
+            if isinstance(node.value, ast.Subscript) and dotted(node.value.value) == "sys.modules":
                 acc.names.append(node.attr)  # sys.modules[__name__].X: another variable
         elif isinstance(node, ast.Name) and node.id in module.functions:
             acc.functions.append(node.id)
@@ -519,7 +508,7 @@ class _Classifier:
 
     def _call(self, p: ast.Call, cur: ast.AST, kind: str) -> str | _Use:
         """What the call ``p`` does to its argument ``cur``: a new kind, or a final use."""
-        fname = _dotted(p.func)
+        fname = dotted(p.func)
         short = fname.rsplit(".", 1)[-1]
         if fname == "int":
             return "int" if kind in ("str", "int") else kind
@@ -659,7 +648,7 @@ def _enum_members(
             and node.attr == "__members__"
             and isinstance(node.value, ast.Attribute)
             and isinstance(node.value.value, ast.Call)
-            and _dotted(node.value.value.func) == "__import__"
+            and dotted(node.value.value.func) == "__import__"
             and node.value.value.args
             and isinstance(node.value.value.args[0], ast.Constant)
             and isinstance(node.value.value.args[0].value, str)

@@ -46,7 +46,6 @@ class ModuleIndex:
 
     def __init__(self, src: VllmSource) -> None:
         self.src = src
-        self._trees: dict[str, Optional[ast.Module]] = {}
         self._bindings: dict[str, dict[str, ast.AST]] = {}
 
     # -- files and module names
@@ -65,13 +64,7 @@ class ModuleIndex:
         return mod[: -len(".__init__")] if mod.endswith(".__init__") else mod
 
     def tree(self, path: str) -> Optional[ast.Module]:
-        if path not in self._trees:
-            text = self.src.read(path)
-            try:
-                self._trees[path] = ast.parse(text) if text is not None else None
-            except (SyntaxError, ValueError):
-                self._trees[path] = None
-        return self._trees[path]
+        return self.src.tree(path)  # cached on the source, shared with configs.py
 
     # -- module-level bindings
     def bindings(self, path: str) -> dict[str, ast.AST]:

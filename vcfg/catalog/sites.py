@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, Connector, Loc, Site
+from vcfg.catalog.pyast import dotted
 from vcfg.catalog.source import VllmSource
 
 ARG_UTILS = "vllm/engine/arg_utils.py"
@@ -63,14 +64,6 @@ SPECS: tuple[DefSpec | CallSpec, ...] = (
 )
 
 
-def _dotted(node: ast.AST) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
-    return ""
-
-
 def _find_def(tree: ast.Module, qualname: str) -> Optional[int]:
     body: list[ast.stmt] = tree.body
     node: Optional[ast.AST] = None
@@ -90,30 +83,19 @@ def _find_def(tree: ast.Module, qualname: str) -> Optional[int]:
     return getattr(node, "lineno", None)
 
 
-def _parse(src: VllmSource, rel: str, cache: dict[str, Optional[ast.Module]]) -> Optional[ast.Module]:
-    if rel not in cache:
-        text = src.read(rel)
-        try:
-            cache[rel] = ast.parse(text) if text is not None else None
-        except SyntaxError:
-            cache[rel] = None
-    return cache[rel]
-
-
 def _calls(tree: ast.Module, callee: str) -> Iterator[ast.Call]:
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _dotted(node.func).endswith(callee):
+        if isinstance(node, ast.Call) and dotted(node.func).endswith(callee):
             yield node
 
 
 def extract_sites(
     src: VllmSource, configs: list[ConfigClass] = (), connectors: list[Connector] = ()  # type: ignore[assignment]
 ) -> list[Site]:
-    cache: dict[str, Optional[ast.Module]] = {}
     out: list[Site] = []
     for spec in SPECS:
         if isinstance(spec, DefSpec):
-            tree = _parse(src, spec.file, cache)
+            tree = src.tree(spec.file)
             line = _find_def(tree, spec.qualname) if tree else None
             if line:
                 out.append(Site(name=spec.name, loc=Loc(file=spec.file, line=line)))
@@ -126,7 +108,7 @@ def extract_sites(
                 text = src.read(rel) or ""
                 if leaf + "(" not in text:  # cheap filter before parsing
                     continue
-                tree = _parse(src, rel, cache)
+                tree = src.tree(rel)
                 if tree is None:
                     continue
                 for call in _calls(tree, spec.callee):
@@ -152,7 +134,7 @@ def extract_sites(
     for conn in connectors:
         if not conn.source_file:
             continue
-        tree = _parse(src, conn.source_file, cache)
+        tree = src.tree(conn.source_file)
         if tree is None:
             continue
         for node in tree.body:

@@ -8,6 +8,7 @@ folder.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -44,6 +45,11 @@ class VllmSource:
     _root: Optional[Path] = None  # a directory holding the ``vllm`` package
     _zip: Optional[zipfile.ZipFile] = None
     _names: set[str] = field(default_factory=set)
+    #: parsed modules, shared by the extractors (several read arg_utils.py, the config
+    #: modules and the KV factory); the extractors never mutate a tree
+    _trees: dict[str, Optional[ast.Module]] = field(default_factory=dict, repr=False)
+    #: why a file could not be parsed (for the extractors' warnings)
+    parse_errors: dict[str, str] = field(default_factory=dict, repr=False)
 
     # -- access
     def exists(self, rel: str) -> bool:
@@ -68,6 +74,19 @@ class VllmSource:
         except (OSError, zipfile.BadZipFile, KeyError) as e:
             raise VcfgError(f"cannot read {rel} from {self.description}: {e}") from e
         return data.decode("utf-8", errors="replace")
+
+    def tree(self, rel: str) -> Optional[ast.Module]:
+        """The parsed module ``rel`` (cached), or None if missing or unparseable."""
+        if rel not in self._trees:
+            text = self.read(rel)
+            tree = None
+            if text is not None:
+                try:
+                    tree = ast.parse(text, filename=rel)
+                except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+                    self.parse_errors[rel] = str(e)
+            self._trees[rel] = tree
+        return self._trees[rel]
 
     def py_files(self, folder: str) -> list[str]:
         """All ``.py`` files below ``folder`` (relative names, sorted)."""
