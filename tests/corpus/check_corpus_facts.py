@@ -394,13 +394,13 @@ class Checker:
                     self.bad(f"key {k!r}: a boolean for a non-boolean option")
                 if f.deprecated:
                     self.bad(f"key {k!r} is deprecated")
-                if v is False and store.version_key(self.version) < (0, 28):
+                if v is False and store.version_key(self.version) < store.version_key("0.28"):
                     # dropped, not turned into --no-key, before 0.28.0
                     # (0.28.0 vllm/utils/argparse_utils.py:576)
                     self.bad(f"key {k!r}: false is dropped before vllm 0.28")
                 continue
             if isinstance(v, dict):
-                if store.version_key(self.version) < (0, 16):
+                if store.version_key(self.version) < store.version_key("0.16"):
                     # before 0.16 load_config_file passes str(dict), a Python repr
                     # (0.13.0 vllm/utils/argparse_utils.py:490; JSON from 0.16.0 :505)
                     self.bad(f"key {k!r}: a nested mapping needs vllm >= 0.16; write a JSON string")

@@ -14,18 +14,29 @@ from typing import Optional
 
 from vcfg.catalog.model import SCHEMA_VERSION, Catalog
 from vcfg.catalog.source import cache_dir
+from vcfg.catalog.versions import Version, parse_version
 from vcfg.errors import VcfgError
 
 BUNDLED_DIR = Path(__file__).parent / "data" / "catalogs"
 _FILE_RE = re.compile(r"^vllm-(.+)\.json(\.gz)?$")
 
 
-def version_key(version: str) -> tuple[int, ...]:
+def version_key(version: str) -> Version:
     """Sort key for release numbers: ``0.10.1.1`` > ``0.10.1`` > ``0.10.0``."""
-    parts = re.findall(r"\d+", version.split("+", 1)[0])
-    if not parts:
-        raise VcfgError(f"{version!r} is not a vLLM release number", hint="e.g. 0.33.0")
-    return tuple(int(p) for p in parts)
+    try:
+        return parse_version(version)
+    except VcfgError:
+        raise VcfgError(f"{version!r} is not a vLLM release number", hint="e.g. 0.33.0") from None
+
+
+def _exact(v: Version) -> tuple:  # type: ignore[type-arg]
+    """A catalog serves its release as written: ``0.33`` is not ``0.33.0`` here (it gets
+    the same-minor catalog with a note)."""
+    return (v.release, v.pre, v.post, v.dev)
+
+
+def _minor(v: Version) -> tuple[int, ...]:
+    return (v.release + (0, 0))[:2]
 
 
 def _catalog_files(folder: Path) -> dict[str, Path]:
@@ -69,12 +80,12 @@ def resolve_version(version: str) -> tuple[str, Optional[Path], Optional[str]]:
     user = _catalog_files(user_catalog_dir())
     for table in (bundled, user):
         for v, p in table.items():
-            if version_key(v) == key:
+            if _exact(version_key(v)) == _exact(key):
                 return v, p, None
     if not bundled:
         raise VcfgError("vcfg has no bundled catalogs (a broken install?)")
     ordered = sorted(bundled, key=version_key)
-    same_minor = [v for v in ordered if version_key(v)[:2] == key[:2]]
+    same_minor = [v for v in ordered if _minor(version_key(v)) == _minor(key)]
     lower = [v for v in ordered if version_key(v) <= key]
     if same_minor:
         chosen = same_minor[-1]
@@ -85,7 +96,7 @@ def resolve_version(version: str) -> tuple[str, Optional[Path], Optional[str]]:
             f"no catalog for vllm {version}: the oldest bundled release is {ordered[0]}",
             hint=f"build one with `vcfg catalog build --vllm-version {version}`",
         )
-    if key > version_key(ordered[-1]) and key[:2] != version_key(ordered[-1])[:2]:
+    if key > version_key(ordered[-1]) and _minor(key) != _minor(version_key(ordered[-1])):
         note = (
             f"vllm {version} is newer than every bundled catalog; using {chosen} "
             f"(build one with `vcfg catalog build --vllm-version {version}`)"

@@ -47,15 +47,17 @@ if TYPE_CHECKING:  # pragma: no cover - pydantic is not imported at run time her
 
 # --------------------------------------------------------------------------- versions
 
-_VER_RE = re.compile(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?")
-
-
 def version_tuple(v: str) -> tuple[int, int, int]:
     """``"0.11.2rc1"`` -> (0, 11, 2); unknown text -> a very new version."""
-    m = _VER_RE.match(v or "")
-    if not m:
+    from vcfg.catalog.versions import parse_version
+    from vcfg.errors import VcfgError
+
+    try:
+        release = parse_version(v or "").release
+    except VcfgError:
         return (999, 0, 0)
-    return (int(m.group(1)), int(m.group(2) or 0), int(m.group(3) or 0))
+    a, b, c = (release + (0, 0, 0))[:3]
+    return (a, b, c)
 
 
 #: serve --model moved to the positional slot (0.11.2 argparse_utils.py:186-216);
