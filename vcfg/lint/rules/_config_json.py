@@ -524,34 +524,20 @@ def removed_key(lc: LaunchContext, cls: ConfigClass, key: str) -> Optional[Remov
 def extra_key_history(lc: LaunchContext, name: str, key: str) -> tuple[Optional[str], Optional[str], bool]:
     """(first release without it after the last that read it, first later release that
     reads it, read both before and after the target) for connector ``name``'s extra
-    key ``key``, over the bundled releases (catalog scan or knowledge pack)."""
-    from vcfg.catalog.store import version_key
-
+    key ``key``, over the bundled releases (catalog scan or knowledge pack).  Asked only
+    for keys the target release does not read."""
     kb = lc.target.knowledge
-    tk = version_key(lc.target.version)
-    before = after = False
-    last_seen: Optional[str] = None
-    removed: Optional[str] = None
-    added: Optional[str] = None
-    for c in lc.target.history:
-        v = c.vllm_version
+
+    def reads(c: Any) -> bool:
         conn = c.connector(name)
-        here = conn is not None and any(x.name == key for x in conn.extra_keys)
-        if not here:
-            facts = kb.connector_facts(name, v)
-            here = facts is not None and facts.key(key) is not None
-        k = version_key(v)
-        if k < tk:
-            if here:
-                before, last_seen, removed = True, v, None
-            elif last_seen is not None and removed is None:
-                removed = v
-        elif k > tk and here:
-            after = True
-            added = added or v
-    if before and removed is None and last_seen is not None:
-        removed = lc.target.version
-    return (removed if before else None), added, before and after
+        if conn is not None and any(x.name == key for x in conn.extra_keys):
+            return True
+        facts = kb.connector_facts(name, c.vllm_version)
+        return facts is not None and facts.key(key) is not None
+
+    last, removed = first_absent_since(lc.target, reads)
+    added = first_present_after(lc.target, reads)
+    return removed, added, last is not None and added is not None
 
 
 def condition_holds(text: str, extra: dict[str, Any]) -> Optional[bool]:

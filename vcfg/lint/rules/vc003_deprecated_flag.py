@@ -8,7 +8,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.lint.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
-from vcfg.lint.rules._flags import removed_since
+from vcfg.lint.rules._util import first_present_after
 
 RULE = Rule(
     code="VC003",
@@ -43,9 +43,5 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
 
 
 def _removed_later(lc: LaunchContext, option: str):  # type: ignore[no-untyped-def]
-    from vcfg.catalog.store import version_key
-
-    for cat in lc.target.history:
-        if version_key(cat.vllm_version) > version_key(lc.target.version) and cat.flag(option) is None:
-            return cat.vllm_version
-    return None
+    """The first bundled release after the target that no longer has ``option``."""
+    return first_present_after(lc.target, lambda cat: cat.flag(option) is None)
