@@ -468,6 +468,10 @@ class Knowledge:
     for the version asked, so user packs (loaded last) win over bundled ones."""
 
     packs: list[Pack] = field(default_factory=list)
+    #: (name, version) -> connector facts: rules ask for every launch and every key
+    _facts: dict[tuple[str, Optional[str]], Optional["ConnectorFacts"]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     # -- all entries, in load order
     @property
@@ -511,11 +515,14 @@ class Knowledge:
     # -- connectors
     def connector_facts(self, name: str, version: Optional[str] = None) -> Optional[ConnectorFacts]:
         """Facts for connector ``name`` in ``version``, narrowed to that version."""
-        hit: Optional[ConnectorFacts] = None
-        for c in self.connectors:
-            if name in (c.name, *c.aliases) and c.holds_for(version):
-                hit = c
-        return hit.for_version(version) if hit is not None else None
+        key = (name, version)
+        if key not in self._facts:
+            hit: Optional[ConnectorFacts] = None
+            for c in self.connectors:
+                if name in (c.name, *c.aliases) and c.holds_for(version):
+                    hit = c
+            self._facts[key] = hit.for_version(version) if hit is not None else None
+        return self._facts[key]
 
     # -- plugins
     def plugin(self, name: str) -> Optional[Plugin]:

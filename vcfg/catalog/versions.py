@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 from typing import Callable
 
 from vcfg.errors import VcfgError
@@ -73,6 +73,7 @@ class Version:
         return self.text or ".".join(map(str, self.release))
 
 
+@lru_cache(maxsize=4096)  # a lint run asks for the same few versions many times
 def parse_version(text: str) -> Version:
     """``"0.33.0"`` -> Version; a VcfgError for anything else."""
     m = _VERSION_RE.match(text) if isinstance(text, str) else None
@@ -140,6 +141,7 @@ class VersionRange:
         return self.text
 
 
+@lru_cache(maxsize=4096)
 def parse_range(text: str) -> VersionRange:
     """``">=0.10,<0.24"`` -> VersionRange; a VcfgError naming the bad part otherwise."""
     if not isinstance(text, str):

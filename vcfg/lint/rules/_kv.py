@@ -54,14 +54,8 @@ def kv_all(lc: LaunchContext) -> list[Kv]:
 
 
 def facts(lc: LaunchContext, name: str) -> Any:
-    """The knowledge pack facts of connector ``name`` for the target release (memoised:
-    the run rules ask for every launch)."""
-    kb, version = lc.target.knowledge, lc.target.version
-    memo = kb.__dict__.setdefault("_vcfg_lint_facts", {})
-    key = (name, version)
-    if key not in memo:
-        memo[key] = kb.connector_facts(name, version)
-    return memo[key]
+    """The knowledge pack facts of connector ``name`` for the target release."""
+    return lc.target.knowledge.connector_facts(name, lc.target.version)
 
 
 def roles(lc: LaunchContext, name: str) -> Any:
