@@ -67,36 +67,35 @@ def _help(cat: Catalog, loc: Any, kind: str) -> tuple[Optional[str], Optional[st
     return help_text(cat, loc, kind)
 
 
-def _absent(topic: Topic, cat: Catalog, hist: dict[str, Any], what: str) -> dict[str, Any]:
+def _absent(
+    topic: Topic, cat: Catalog, hist: dict[str, Any], what: str, knowledge: Any = None,
+    removed_kind: str | None = None,
+) -> dict[str, Any]:
+    """The answer for something the release does not have: since when, its history, and
+    what the knowledge packs say replaced it (``removed_kind``: its kind there)."""
     gone = hist.get("removed_in")
     msg = f"{what} `{topic.key}` does not exist in vllm {cat.vllm_version}"
     if gone:
         msg += f": it was removed in {gone}"
     elif hist.get("added_in"):
         msg += f": it was added in {hist['added_in']}"
-    return {"absent": msg}
-
-
-def _removed_note(knowledge: Any, kind: str, name: str) -> dict[str, Any]:
-    e = knowledge.removed(kind, name)
-    if e is None:
-        return {}
-    out: dict[str, Any] = {"replacement": getattr(e, "replacement", None) or None}
-    for attr in ("note", "removed_in"):
-        v = getattr(e, attr, None)
-        if v:
-            out[attr] = v
-    return {"removed": out}
+    out: dict[str, Any] = {"absent": msg, "history": hist}
+    e = knowledge.removed(removed_kind, topic.key) if removed_kind else None
+    if e is not None:
+        note: dict[str, Any] = {"replacement": getattr(e, "replacement", None) or None}
+        for attr in ("note", "removed_in"):
+            v = getattr(e, attr, None)
+            if v:
+                note[attr] = v
+        out["removed"] = note
+    return out
 
 
 def _flag(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, rules: Any) -> dict[str, Any]:
     hist = facts.history("flag", topic.key, history)
     f = cat.flag(topic.key)
     if f is None:
-        out = _absent(topic, cat, hist, "flag")
-        out["history"] = hist
-        out.update(_removed_note(knowledge, "flag", topic.key))
-        return out
+        return _absent(topic, cat, hist, "flag", knowledge, "flag")
     value_cls = cat.config(f.config_class_of_value) if f.config_class_of_value else None
     out: dict[str, Any] = {
         "facts": {
@@ -148,10 +147,7 @@ def _env(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, rul
     hist = facts.history("env", topic.key, history)
     e = cat.env(topic.key)
     if e is None:
-        out = _absent(topic, cat, hist, "variable")
-        out["history"] = hist
-        out.update(_removed_note(knowledge, "env", topic.key))
-        return out
+        return _absent(topic, cat, hist, "variable", knowledge, "env")
     return {
         "facts": {
             "type": e.type,
@@ -182,10 +178,7 @@ def _field(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, r
     cls = cat.config(cls_name)
     fld = cls.field(name) if cls else None
     if cls is None or fld is None:
-        out = _absent(topic, cat, hist, "config field")
-        out["history"] = hist
-        out.update(_removed_note(knowledge, "config_field", topic.key))
-        return out
+        return _absent(topic, cat, hist, "config field", knowledge, "config_field")
     flags = [f.long_name for f in cat.flags if f.config_class == cls_name and f.config_field == name]
     parents = [f.long_name for f in cat.flags if f.config_class_of_value == cls_name]
     return {
@@ -210,9 +203,7 @@ def _config(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, 
     hist = facts.history("config", topic.key, history)
     cls = cat.config(topic.key)
     if cls is None:
-        out = _absent(topic, cat, hist, "config class")
-        out["history"] = hist
-        return out
+        return _absent(topic, cat, hist, "config class")
     return {
         "facts": {"fields": len(cls.fields), "bases": cls.bases, "forbids_unknown_keys": cls.extra_forbid},
         "defined_at": str(cls.loc),
@@ -241,10 +232,7 @@ def _connector(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: An
                 "history": hist,
                 "exists": True,
             }
-        out = _absent(topic, cat, hist, "connector")
-        out["history"] = hist
-        out.update(_removed_note(knowledge, "connector", topic.key))
-        return out
+        return _absent(topic, cat, hist, "connector", knowledge, "connector")
     return {
         "facts": {"module": k.module, "class": k.class_name, "source_file": k.source_file},
         "defined_at": str(k.loc),
