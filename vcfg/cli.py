@@ -30,6 +30,16 @@ def _say(text: str) -> None:
     click.echo(text.encode("utf-8", "replace").decode("utf-8"))
 
 
+def catalog_for(version: Optional[str]) -> Any:
+    """The catalog for ``version``; a note on stderr when it is another release's."""
+    from vcfg.catalog import store
+
+    cat, note = store.load(version)
+    if note:
+        click.echo(f"note: {note}", err=True)
+    return cat
+
+
 def echo_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
@@ -130,9 +140,7 @@ def catalog_show(version: Optional[str], fmt: str) -> None:
     """Everything a catalog holds."""
     from vcfg.catalog import store
 
-    cat, note = store.load(version)
-    if note:
-        click.echo(f"note: {note}", err=True)
+    cat = catalog_for(version)
     if fmt == "json":
         click.echo(store.dumps(cat, indent=2))
         return
@@ -150,11 +158,7 @@ def catalog_diff(old: str, new: str, fmt: str) -> None:
     from vcfg.catalog import store
     from vcfg.catalog.diff import diff_catalogs, render_diff
 
-    a, note_a = store.load(old)
-    b, note_b = store.load(new)
-    for note in (note_a, note_b):
-        if note:
-            click.echo(f"note: {note}", err=True)
+    a, b = catalog_for(old), catalog_for(new)
     d = diff_catalogs(a, b, history=store.history_between(a.vllm_version, b.vllm_version))
     if fmt == "json":
         echo_json(d.to_json())
@@ -362,13 +366,10 @@ def _render_lint(result: Any, fmt: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
 def connectors_cmd(version: Optional[str], fmt: str) -> None:
     """The KV connector registry of a release, plugin connectors included."""
-    from vcfg.catalog import store
     from vcfg.catalog.knowledge import load_packs
     from vcfg.explain.connectors import connector_rows, render_text
 
-    cat, note = store.load(version)
-    if note:
-        click.echo(f"note: {note}", err=True)
+    cat = catalog_for(version)
     rows = connector_rows(cat, load_packs())
     if fmt == "json":
         echo_json({"vllm_version": cat.vllm_version, "connectors": rows})
@@ -392,12 +393,11 @@ def launch_show(path: str, version: Optional[str], fmt: str) -> None:
     """Every vLLM launch found in PATH, as vcfg (and vLLM) would see it."""
     from pathlib import Path
 
-    from vcfg.catalog import store
     from vcfg.launch.args import parse_invocation
     from vcfg.launch.model import SERVE, plan_to_json
     from vcfg.lint.engine import _read, parse_file
 
-    cat, note = store.load(version)
+    cat = catalog_for(version)
     plan = parse_file(path, _read(path), cat)
     if fmt == "json":
         doc = plan_to_json(plan)
