@@ -51,10 +51,27 @@ class FileContext:
     plan: "LaunchPlan"
     target: Target
     truncated: bool = False
+    _other_lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @property
     def catalog(self) -> Catalog:
         return self.target.catalog
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The file's lines (rules look up the text under a span often)."""
+        return self.text.splitlines()
+
+    def lines_of(self, path: str) -> list[str]:
+        """Lines of a file a launch here reads, such as its --config YAML (read once)."""
+        cache = self._other_lines
+        if path not in cache:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    cache[path] = fh.read().splitlines()
+            except OSError:
+                cache[path] = []
+        return cache[path]
 
 
 @dataclass

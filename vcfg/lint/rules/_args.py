@@ -39,14 +39,7 @@ def key_name_span(lc: LaunchContext, s: Any) -> Span:
 
 
 def _line_text(lc: LaunchContext, d: Span) -> str:
-    if d.path != lc.path:
-        try:
-            with open(d.path, encoding="utf-8", errors="replace") as fh:
-                lines = fh.read().splitlines()
-        except OSError:
-            return ""
-    else:
-        lines = lc.file.text.splitlines()
+    lines = lc.file.lines if d.path == lc.path else lc.file.lines_of(d.path)
     if not 1 <= d.line <= len(lines):
         return ""
     return lines[d.line - 1][d.column - 1 : d.end_column - 1]
@@ -100,7 +93,7 @@ def text_at(lc: LaunchContext, s: Any) -> str:
     d = span(lc, s)
     if d.path != lc.path or d.line != d.end_line:
         return ""
-    lines = lc.file.text.splitlines()
+    lines = lc.file.lines
     if not 1 <= d.line <= len(lines):
         return ""
     return lines[d.line - 1][d.column - 1 : d.end_column - 1]

@@ -13,7 +13,7 @@ from vcfg.lint.diagnostics import Span
 def name_span(fc: FileContext, span: Any, name: str) -> Span:
     """The span of ``name`` written at or after ``span``'s start (e.g. the variable
     name inside ``export NAME=value``); the whole span if it cannot be found."""
-    lines = fc.text.splitlines()
+    lines = fc.lines
     if 1 <= span.line <= len(lines):
         line = lines[span.line - 1]
         i = line.find(name, max(0, span.col - 1))

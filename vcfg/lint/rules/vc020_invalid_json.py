@@ -82,7 +82,7 @@ def _at(lc: LaunchContext, p: Any) -> tuple[Optional[str], str, str]:
     s = span(lc, p.span)
     if s.path != lc.path:
         return None, "", ""
-    lines = lc.file.text.splitlines()
+    lines = lc.file.lines
     if not 1 <= s.line <= len(lines):
         return None, "", ""
     line = lines[s.line - 1]

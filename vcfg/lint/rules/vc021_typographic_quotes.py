@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator
 
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.diagnostics import Diagnostic, Fix, Span
@@ -53,12 +53,11 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
 
 def _unclosed_shell_quotes(lc: LaunchContext) -> Iterator[Diagnostic]:
     inv = lc.inv.span
-    lines: Optional[list[str]] = None
     for p in lc.file.plan.problems:
         s = p.span
         if s.file not in ("", lc.path, inv.file) or not inv.line <= s.line <= inv.end_line:
             continue
-        lines = lines if lines is not None else lc.file.text.splitlines()
+        lines = lc.file.lines
         if not 1 <= s.line <= len(lines):
             continue
         text = lines[s.line - 1]
