@@ -449,19 +449,23 @@ class Evaluator:
         except TypeError:
             return Unknown("set")
 
+    def unpack_into(self, out: dict[Any, Any], src: Any, expr: ast.AST, node: ast.AST,
+                    frame: Frame) -> Optional[tuple[str, str]]:
+        """``**src`` (written as ``expr``) merged into ``out``, in a dict literal or a
+        call; returns the config field ``src`` came from, if it is a field's kwargs."""
+        if isinstance(src, dict):
+            out.update(src)
+        else:
+            self.note(frame, node, f"** of a non-dict {ast.unparse(expr)[:60]}")
+            out["$unknown"] = src
+        return src.origin if isinstance(src, FieldKwargs) else None
+
     def _e_Dict(self, node: ast.Dict, frame: Frame) -> Any:
         out: dict[Any, Any] = {}
         origin = None
         for k, v in zip(node.keys, node.values):
             if k is None:
-                src = self.eval(v, frame)
-                if isinstance(src, FieldKwargs) and src.origin is not None:
-                    origin = src.origin
-                if isinstance(src, dict):
-                    out.update(src)
-                else:
-                    self.note(frame, node, f"** of a non-dict {ast.unparse(v)[:60]}")
-                    out["$unknown"] = src
+                origin = self.unpack_into(out, self.eval(v, frame), v, node, frame) or origin
             else:
                 out[self.eval(k, frame)] = self.eval(v, frame)
         return with_origin(out, origin) if origin is not None else out

@@ -39,7 +39,6 @@ from vcfg.catalog.flags_values import (
     ConfigInstance,
     Dynamic,
     EnumClass,
-    FieldKwargs,
     FuncRef,
     GroupRef,
     Method,
@@ -73,13 +72,7 @@ class Interpreter(Evaluator):
         for k in node.keywords:
             v = self.eval(k.value, frame)
             if k.arg is None:
-                if isinstance(v, FieldKwargs) and v.origin is not None:
-                    origin = v.origin
-                if isinstance(v, dict):
-                    kwargs.update(v)
-                else:
-                    self.note(frame, node, f"** of a non-dict {ast.unparse(k.value)[:60]}")
-                    kwargs["$unknown"] = v
+                origin = self.unpack_into(kwargs, v, k.value, node, frame) or origin
             else:
                 kwargs[k.arg] = v
         result = self.call(func, args, kwargs, node, frame, origin)
