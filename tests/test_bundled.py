@@ -51,3 +51,15 @@ def test_presence_catalog_answers_like_the_catalog():
         kv = pres.config("KVTransferConfig")
         assert (kv.field("kv_buffer_size") is None) == (cat.config("KVTransferConfig").field("kv_buffer_size") is None)
     assert hist["0.13.0"].connector("P2pNcclConnector").extra_keys
+
+
+def test_knowledge_json_is_current():
+    """The linter reads the bundled packs from knowledge.json; it must say what the TOML says."""
+    from vcfg.catalog import knowledge
+
+    assert knowledge.BUNDLED_JSON.read_text(encoding="utf-8") == knowledge.bundled_json(), (
+        "run: python -m vcfg.catalog.generate"
+    )
+    from_json = [p.content for p in knowledge._bundled_packs()]
+    from_toml = [knowledge.read_pack(f, bundled=True).content for f in knowledge._pack_files(knowledge.BUNDLED_DIR)]
+    assert from_json == from_toml and len(from_json) >= 3

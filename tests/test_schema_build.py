@@ -25,6 +25,7 @@ from vcfg.errors import VcfgError
 from vcfg.schema import common
 from vcfg.schema.build import SchemaOptions, build_schema, resolve_kind
 from vcfg.schema.history import History, release_ranges
+from vcfg.records import replace
 
 # --------------------------------------------------------------------------- fixtures
 
@@ -386,7 +387,7 @@ def test_env_removed_variable_warns_only() -> None:
 @pytest.mark.parametrize("strict", [False, True])
 def test_every_kind_validates_against_its_metaschema(draft: str, strict: bool) -> None:
     cat = serve_catalog()
-    cat = cat.model_copy(update={"env_vars": env_catalog().env_vars})
+    cat = replace(cat, env_vars=env_catalog().env_vars)
     for kind in ["serve", "kv-transfer-config", "env", "CompilationConfig"]:
         s = build_schema(cat, kind, SchemaOptions(strict=strict, draft=draft))  # type: ignore[arg-type]
         assert s["$schema"] == common.METASCHEMA[draft]

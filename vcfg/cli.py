@@ -13,21 +13,16 @@ from typing import Any, NoReturn, Optional
 import click
 
 from vcfg import __version__
-from vcfg.errors import VcfgError
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
+from vcfg.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, VcfgError, internal_error, print_error, write
 
 def fail(message: str, hint: Optional[str] = None) -> NoReturn:
-    click.echo(f"vcfg: error: {message}", err=True)
-    if hint:
-        click.echo(f"  hint: {hint}", err=True)
+    print_error(message, hint)
     sys.exit(EXIT_ERROR)
 
 
 def _say(text: str) -> None:
     """Print text that may quote bytes of a non-UTF-8 file (lone surrogates)."""
-    click.echo(text.encode("utf-8", "replace").decode("utf-8"))
+    write(text)
 
 
 def catalog_for(version: Optional[str]) -> Any:
@@ -63,7 +58,8 @@ class _Group(click.Group):
 
             if os.environ.get("VCFG_DEBUG"):
                 raise
-            fail(f"internal error: {type(e).__name__}: {e}", "please report it; VCFG_DEBUG=1 shows the traceback")
+            internal_error(e)
+            sys.exit(EXIT_ERROR)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -279,83 +275,17 @@ def init_editor_cmd(
 # ----------------------------------------------------------------------------- lint
 
 
-@main.command("lint")
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--vllm-version", "version", help="the release the scripts target")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["full", "concise", "json", "sarif", "github"]),
-    default="full",
-    show_default=True,
+@main.command(
+    "lint",
+    add_help_option=False,
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
 )
-@click.option("--select", default="", help="only these codes or prefixes (comma separated)")
-@click.option("--ignore", default="", help="skip these codes or prefixes (comma separated)")
-@click.option("--config", "config_path", type=click.Path(), help="a .vcfg.toml or pyproject.toml")
-@click.option("--knowledge", "knowledge", multiple=True, type=click.Path(),
-              help="a folder of extra knowledge packs (repeatable)")
-@click.option("--exit-zero", is_flag=True, help="exit 0 even when there are findings")
-def lint_cmd(
-    paths: tuple[str, ...],
-    version: Optional[str],
-    fmt: str,
-    select: str,
-    ignore: str,
-    config_path: Optional[str],
-    knowledge: tuple[str, ...],
-    exit_zero: bool,
-) -> None:
-    """Lint launch scripts and `vllm serve --config` YAML files (PATHS; '-' for stdin).
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def lint_cmd(args: tuple[str, ...]) -> None:
+    """Lint launch scripts and `vllm serve --config` YAML files (`vcfg lint --help`)."""
+    from vcfg.lint.command import run
 
-    Exit 0 clean, 1 findings (errors or warnings), 2 usage or internal error.
-    """
-    from pathlib import Path
-
-    from vcfg.lint.config import load_config
-    from vcfg.lint.engine import lint_paths
-
-    codes = lambda s: [c.strip() for c in s.split(",") if c.strip()]  # noqa: E731
-    # like ruff: the config nearest the (first) linted file, else the working directory's
-    start = Path(paths[0]).resolve().parent if paths[0] != "-" and Path(paths[0]).exists() else None
-    if start is not None and Path(paths[0]).is_dir():
-        start = Path(paths[0]).resolve()
-    config = load_config(explicit=Path(config_path)) if config_path else load_config(start)
-    result = lint_paths(
-        list(paths),
-        version,
-        select=codes(select),
-        ignore=codes(ignore),
-        config=config,
-        knowledge_dirs=[Path(k) for k in knowledge],
-    )
-    click.echo(render_lint(result, fmt))
-    for message in result.internal_errors:
-        click.echo(f"vcfg: internal error: {message} (please report it)", err=True)
-    if result.internal_errors:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_OK if exit_zero else result.exit_code)
-
-
-def render_lint(result: Any, fmt: str) -> str:
-    # text quoted from a file that is not UTF-8 carries lone surrogates: print them as
-    # replacement characters instead of failing on the way out
-    return _render_lint(result, fmt).encode("utf-8", "replace").decode("utf-8")
-
-
-def _render_lint(result: Any, fmt: str) -> str:
-    if fmt == "full":
-        from vcfg.render import full
-
-        return full.render(result.diagnostics, result.summary, result.sources, colour=full.use_colour())
-    if fmt == "sarif":
-        from vcfg.lint.registry import all_rules
-        from vcfg.render import sarif
-
-        return sarif.render(result.diagnostics, result.summary, result.sources, rules=all_rules())
-    import importlib
-
-    mod = importlib.import_module(f"vcfg.render.{'json_' if fmt == 'json' else fmt}")
-    return mod.render(result.diagnostics, result.summary, result.sources)
+    sys.exit(run(args))
 
 
 # ----------------------------------------------------------------------------- connectors

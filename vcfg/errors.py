@@ -16,3 +16,56 @@ class VcfgError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+# ------------------------------------------------------------------ the command line's edge
+# Shared by vcfg/cli.py (click) and vcfg/lint/command.py (which must not import click).
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def write(text: str, err: bool = False) -> None:
+    """Print one block of text and a newline.  Text quoted from a file that is not
+    UTF-8 carries lone surrogates; they, and anything the terminal's encoding
+    cannot show, are printed as replacement characters instead of failing."""
+    import sys
+
+    stream = sys.stderr if err else sys.stdout
+    text = text.encode("utf-8", "replace").decode("utf-8") + "\n"
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        enc = getattr(stream, "encoding", None) or "ascii"
+        stream.write(text.encode(enc, "replace").decode(enc))
+    stream.flush()
+
+
+def print_error(message: str, hint: str | None = None) -> None:
+    write(f"vcfg: error: {message}", err=True)
+    if hint:
+        write(f"  hint: {hint}", err=True)
+
+
+def internal_error(e: BaseException) -> None:
+    """A vcfg bug: one line (``VCFG_DEBUG=1`` shows the traceback instead)."""
+    print_error(f"internal error: {type(e).__name__}: {e}", "please report it; VCFG_DEBUG=1 shows the traceback")
+
+
+def guarded(fn, *args):  # type: ignore[no-untyped-def]
+    """``fn(*args)`` as a command: its exit code, or 2 with one line for a
+    `VcfgError`, an interrupt or a vcfg bug; a closed pipe ends quietly."""
+    import os
+
+    try:
+        return fn(*args)
+    except VcfgError as e:
+        print_error(e.message, e.hint)
+    except KeyboardInterrupt:
+        print_error("interrupted")
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:
+        if os.environ.get("VCFG_DEBUG"):
+            raise
+        internal_error(e)
+    return EXIT_ERROR

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Any, Callable, Optional
 
 from vcfg.bench.metrics import Analysis
@@ -70,7 +70,7 @@ ROWS: list[tuple[str, str, Getter, Optional[bool]]] = [
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Row:
     key: str
     label: str
@@ -91,7 +91,7 @@ class Row:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comparison:
     a: Analysis
     b: Analysis

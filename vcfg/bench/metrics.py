@@ -14,7 +14,7 @@ user's notes teach (docs/bench.md has the formulas and the why).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from vcfg.records import field, record, replace
 from typing import Any, Optional
 
 from vcfg.bench.model import LATENCY_METRICS, BenchResult
@@ -47,7 +47,7 @@ FEW_REQUESTS = 20
 PEAK_OVER_CONCURRENCY = 1.1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Verdict:
     metric: str
     statistic: str
@@ -69,7 +69,7 @@ class Verdict:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Caveat:
     code: str
     severity: str  # "warning" or "note"
@@ -79,7 +79,7 @@ class Caveat:
         return {"code": self.code, "severity": self.severity, "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Analysis:
     result: BenchResult
     slos: Slos

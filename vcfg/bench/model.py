@@ -9,7 +9,7 @@ mapped once, in textreport.py, and everything downstream speaks one vocabulary.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Literal, Mapping, Optional
 
 InputKind = Literal["text", "save-result-json"]
@@ -26,7 +26,7 @@ LATENCY_METRICS = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PerRequest:
     """The per-request arrays of a `--save-result --save-detailed` JSON, one entry per
     request sent (failed ones included), times in seconds as vLLM stores them."""
@@ -64,7 +64,7 @@ class PerRequest:
         return (self.latency_s(i) - self.ttfts_s[i]) / (n - 1)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BenchResult:
     #: file name, with "#N" appended when the file holds several results
     source: str

@@ -10,7 +10,7 @@ every inter-token gap of it is <= the SLO.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.bench.model import PerRequest
@@ -25,7 +25,7 @@ GOODPUT_DEFINITION = (
 MAX_VIOLATIONS = 1000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Violation:
     index: int
     ttft_ms: float
@@ -45,7 +45,7 @@ class Violation:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SloGoodput:
     slos: dict[str, float]
     sent: int
@@ -79,7 +79,7 @@ class SloGoodput:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PerRequestAnalysis:
     requests: int
     successful: int

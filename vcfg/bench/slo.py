@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Optional
 
 from vcfg.errors import VcfgError
@@ -11,7 +11,7 @@ from vcfg.errors import VcfgError
 DEFAULT_TPOT_MS = 50.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Slos:
     tpot_ms: float = DEFAULT_TPOT_MS
     ttft_ms: Optional[float] = None

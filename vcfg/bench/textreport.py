@@ -174,7 +174,7 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
 
 
 def _renamed(r: BenchResult, source: str) -> BenchResult:
-    from dataclasses import replace
+    from vcfg.records import replace
 
     return replace(r, source=source)
 

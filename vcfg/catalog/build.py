@@ -11,6 +11,7 @@ from vcfg.catalog.model import Catalog
 from vcfg.catalog.sites import extract_sites
 from vcfg.catalog.source import VllmSource
 from vcfg.errors import VcfgError
+from vcfg.records import RecordError, dump, load
 
 
 def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
@@ -22,7 +23,7 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
         )
     configs = extract_configs(src)
     connectors = extract_connectors(src)
-    return Catalog(
+    cat = Catalog(
         vllm_version=version,
         generated_by=f"vcfg {__version__}",
         source=f"vllm {version}",
@@ -32,3 +33,8 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
         connectors=connectors,
         sites=extract_sites(src, configs, connectors),
     )
+    # The extractors build records without checks; what is saved must load back checked.
+    try:
+        return load(Catalog, dump(cat))
+    except RecordError as e:  # pragma: no cover - an extractor bug, not a user error
+        raise AssertionError(f"catalog of vllm {version} does not check: {e}") from e

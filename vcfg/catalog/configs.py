@@ -64,11 +64,12 @@ from __future__ import annotations
 
 import ast
 import math
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, ConfigField, Constraint, Loc
 from vcfg.catalog.source import VllmSource
+from vcfg.records import dump
 
 _MAX_DEPTH = 25
 _ENTRYPOINTS = "vllm/entrypoints"
@@ -97,7 +98,7 @@ class _Dynamic(Exception):
 # --------------------------------------------------------------------------- modules
 
 
-@dataclass
+@record
 class _Module:
     name: str  # dotted, e.g. "vllm.config.cache"
     rel: str  # file, e.g. "vllm/config/cache.py"
@@ -344,7 +345,7 @@ def _class_scope(cdef: ast.ClassDef) -> dict[str, ast.AST]:
 # --------------------------------------------------------------------------- decorators
 
 
-@dataclass
+@record
 class _Deco:
     is_config: bool = False  # decorated @config
     is_dataclass: bool = False  # a dataclass (either shape)
@@ -382,7 +383,7 @@ def _decorators(cdef: ast.ClassDef) -> _Deco:
 # --------------------------------------------------------------------------- types
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _M:
     """One member of a flattened annotation."""
 
@@ -830,7 +831,7 @@ def _binop(op: ast.operator, a: Any, b: Any, e: ast.expr) -> Any:
 # --------------------------------------------------------------------------- classes
 
 
-@dataclass
+@record
 class ConfigScan:
     """What `scan_configs` found: the classes, which of them are ``@config``, and
     the constructs it skipped."""
@@ -886,7 +887,7 @@ def _annotated_constraint(
                 if fname in _FIELD_FUNCS:
                     c = _constraint_of(meta, vals, mod, scope)
                     if c is not None:
-                        bounds.update(c.model_dump(exclude_none=True))
+                        bounds.update(dump(c, exclude_none=True))
                 elif fname in ("Gt", "Ge", "Lt", "Le") and len(meta.args) == 1:
                     try:
                         v = vals.value(meta.args[0], mod, scope)

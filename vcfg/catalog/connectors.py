@@ -44,7 +44,7 @@ import ast
 import bisect
 import math
 import operator
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 from vcfg.catalog.model import Connector, ExtraKey, Loc
@@ -156,7 +156,7 @@ def scan_files(src: VllmSource, source_file: str) -> list[str]:
 # --------------------------------------------------------------------------- per-file reading
 
 
-@dataclass
+@record
 class _Read:
     key: str
     loc: Loc
@@ -167,7 +167,7 @@ class _Read:
     write: bool = False  # ``<extra_config>[KEY] = value``: the code fills the key itself
 
 
-@dataclass
+@record
 class _FileInfo:
     tree: Optional[ast.Module]
     constants: dict[str, Any] = field(default_factory=dict)

@@ -3,16 +3,17 @@ connectors added, removed or changed, each removal with the release that removed
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Callable, Iterable, Literal, Optional
 
 from vcfg.catalog.model import Catalog
+from vcfg.records import dump
 
 Kind = Literal["flag", "env", "config", "field", "connector", "extra_key"]
 Change = Literal["added", "removed", "changed"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiffEntry:
     kind: Kind
     name: str
@@ -31,7 +32,7 @@ class DiffEntry:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CatalogDiff:
     old: str
     new: str
@@ -83,7 +84,7 @@ def _fields(c: Catalog) -> dict[str, dict[str, Any]]:
             "type": f.type,
             "default": f.default,
             "choices": f.choices,
-            "constraint": f.constraint.model_dump(exclude_none=True) if f.constraint else None,
+            "constraint": dump(f.constraint, exclude_none=True) if f.constraint else None,
         }
         for k in c.configs
         for f in k.fields

@@ -44,7 +44,7 @@ understand yields ``parse="other"`` or a ``$dynamic`` default, never an exceptio
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.envs_eval import Evaluator, dynamic
@@ -215,7 +215,7 @@ def _literal_strings(annotation: ast.expr) -> Optional[list[str]]:
 # ----------------------------------------------------------------------------- reads
 
 
-@dataclass
+@record
 class _Access:
     """How one subtree touches the environment (computed once per subtree)."""
 
@@ -290,7 +290,7 @@ class _Reads:
 # ----------------------------------------------------------------------------- parse
 
 
-@dataclass
+@record
 class _Use:
     """What happens to one read of the variable's own text."""
 
@@ -300,7 +300,7 @@ class _Use:
     case_sensitive: bool = True
 
 
-@dataclass
+@record
 class _Flow:
     kind: str = "other"
     choices: Optional[list[str]] = None

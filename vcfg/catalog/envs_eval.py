@@ -22,7 +22,7 @@ import builtins
 import json
 import operator
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class _Raised(Exception):
     """The evaluated code raises."""
 
 
-@dataclass
+@record
 class _Closure:
     params: list[str]
     defaults: dict[str, ast.expr]
@@ -70,7 +70,7 @@ class _Closure:
     name: str = "<lambda>"
 
 
-@dataclass
+@record
 class _Scope:
     vars: dict[str, Any] = field(default_factory=dict)
     parent: Optional["_Scope"] = None
@@ -84,7 +84,7 @@ class _Scope:
         raise KeyError(name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Builtin:
     name: str
     fn: Callable[..., Any]
@@ -92,7 +92,7 @@ class _Builtin:
     raw: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Mod:
     name: str
 

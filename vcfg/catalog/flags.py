@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.flags_eval import _StepLimit
@@ -75,7 +75,7 @@ _REGISTRY_ATTRS = {
 }
 
 
-@dataclass
+@record
 class FlagExtraction:
     """The flags plus what the replay could not model (for diagnostics and tests)."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.model import Flag
@@ -30,7 +30,7 @@ _ACTIONS = {
 _SIMPLE_TYPES = {"str", "int", "float", "human_readable_int", "human_readable_int_or_auto"}
 
 
-@dataclass
+@record
 class Comparison:
     version: str
     flags: int = 0  # actions compared (help and positionals included)

@@ -14,7 +14,7 @@ import ast
 import copy
 import itertools
 import operator
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Any, Callable, Optional
 
 from vcfg.catalog.flags_kwargs import KwargsRules, compute_kwargs
@@ -170,7 +170,7 @@ def lambda_kind(node: ast.Lambda) -> str:
     return "lambda"
 
 
-@dataclass
+@record
 class Frame:
     path: str
     locals: dict[str, Any]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.flags_values import (
@@ -40,7 +40,7 @@ from vcfg.catalog.model import ConfigClass, ConfigField
 _BUILTIN_HINTS = {"bool", "int", "float", "str", "None", "dict", "list", "set", "tuple"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KwargsRules:
     """What one release's ``_compute_kwargs`` does; defaults are those of 0.33."""
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 
 from vcfg.catalog.flags_symbols import ModuleIndex
 
 
-@dataclass
+@record
 class Registry:
     eager: list[str] = field(default_factory=list)  # dict order of the manager's table
     lazy: list[str] = field(default_factory=list)

@@ -11,12 +11,12 @@ and ``if TYPE_CHECKING:`` blocks are skipped in favour of their ``else`` branch 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Optional
 
 from vcfg.catalog.source import VllmSource
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Binding:
     """``name`` is bound by ``node`` in the module file ``path``."""
 
@@ -25,7 +25,7 @@ class Binding:
     node: ast.AST
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ModuleBinding:
     """A name that stands for a whole module (``import json``, ``from vllm import envs``)."""
 

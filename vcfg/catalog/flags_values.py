@@ -10,20 +10,20 @@ from __future__ import annotations
 import ast
 import copy
 import enum
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Optional
 
 SUPPRESS = "==SUPPRESS=="  # argparse.SUPPRESS
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BuiltinType:
     """``int``, ``float``, ``str``, ``bool``, ``dict``, ``list``, ... used as a value."""
 
     name: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FuncRef:
     """A named function, e.g. ``json.loads`` or vLLM's ``human_readable_int``."""
 
@@ -32,42 +32,42 @@ class FuncRef:
     node: Optional[ast.AST] = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LambdaRef:
     """A ``lambda``; ``kind`` is "lower_underscore" for ``s.lower().replace("-", "_")``."""
 
     kind: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OptionalType:
     """``optional_type(inner)``: ``""`` and ``"None"`` parse to None (arg_utils.py:170 @0.33)."""
 
     inner: Any
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ParseType:
     """``parse_type(inner)``: ``inner`` with ValueError turned into an argparse error."""
 
     inner: Any
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ParseDataclass:
     """The ``parse_dataclass`` closure of ``_compute_kwargs``: JSON -> config class."""
 
     cls: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LiteralType:
     """``Literal[...]`` as a value (``get_args`` gives ``values``)."""
 
     values: tuple[Any, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ActionRef:
     """An argparse action class given as ``action=``: ``BooleanOptionalAction`` or a
     custom ``argparse.Action`` subclass (``custom`` True)."""
@@ -76,38 +76,38 @@ class ActionRef:
     custom: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConfigInstance:
     """A config-class instance (a default built by a factory)."""
 
     cls: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dynamic:
     """A value that cannot be known without running vLLM (platform, env, registry)."""
 
     what: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EnumMember:
     cls: str
     name: str
     value: Any
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ParserRef:
     """The ``FlexibleArgumentParser`` being filled."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SubparsersRef:
     """The ``subparsers`` object the ``vllm`` CLI hands to a subcommand."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GroupRef:
     title: Optional[str]
 
@@ -170,20 +170,20 @@ def to_json(value: Any) -> Any:
 
 # ------------------------------------------------- what names and calls evaluate to
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unknown:
     """A value the replay could not compute (``what`` says why)."""
 
     what: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ModuleRef:
     module: str
     path: Optional[str]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClassRef:
     """A class of the tree; ``node`` is parsed on demand (`Interpreter.node_of`)."""
 
@@ -192,13 +192,13 @@ class ClassRef:
     node: Optional[ast.ClassDef] = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EnumClass:
     name: str
     members: tuple[EnumMember, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Method:
     """A function found on a class: ``owner`` defines it, ``bound`` is ``cls``."""
 
@@ -209,46 +209,46 @@ class Method:
     kind: str  # "static", "class", "instance"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SuperRef:
     bound: ClassRef
     after: ClassRef
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BuiltinFunc:
     name: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BoundBuiltin:
     obj: Any = field(compare=False)
     name: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Returns:
     """A callable standing for a registry method: calling it gives ``value``."""
 
     value: Any = field(compare=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LiteralForm:
     """``typing.Literal`` itself (subscripted to a `LiteralType`)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlatformRef:
     """``vllm.platforms.current_platform``: platform-dependent."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EnvsRef:
     """``vllm.envs``: values come from the environment."""
 
 
-@dataclass
+@record
 class Recorded:
     """One ``add_argument`` call as the parser would receive it."""
 

@@ -18,13 +18,14 @@ from vcfg.catalog.build import build_catalog
 from vcfg.catalog.releases import BUNDLED_RELEASES
 from vcfg.catalog.source import from_version
 from vcfg.errors import VcfgError
+from vcfg.records import replace
 
 GENERATED_BY = "python -m vcfg.catalog.generate"
 
 
 def generate_one(version: str):  # type: ignore[no-untyped-def]
     cat = build_catalog(from_version(version), version=version)
-    return cat.model_copy(update={"generated_by": GENERATED_BY})
+    return replace(cat, generated_by=GENERATED_BY)
 
 
 def bundled_path(version: str):  # type: ignore[no-untyped-def]
@@ -45,6 +46,22 @@ def write_history(check: bool = False) -> list[str]:
     path.write_text(text, encoding="utf-8")
     history.load_index.cache_clear()
     print(f"history index: wrote {path.name} ({len(text) // 1024} KiB)", file=sys.stderr)
+    return []
+
+
+def write_knowledge(check: bool = False) -> list[str]:
+    """The bundled knowledge packs in their checked JSON form (vcfg/catalog/knowledge.py)."""
+    from vcfg.catalog import knowledge
+
+    text = knowledge.bundled_json()
+    path = knowledge.BUNDLED_JSON
+    old = path.read_text(encoding="utf-8") if path.exists() else None
+    if check:
+        print(f"knowledge packs: {'stale' if old != text else 'up to date'}", file=sys.stderr)
+        return ["knowledge"] if old != text else []
+    path.write_text(text, encoding="utf-8")
+    knowledge._bundled_packs.cache_clear()
+    print(f"knowledge packs: wrote {path.name} ({len(text) // 1024} KiB)", file=sys.stderr)
     return []
 
 
@@ -73,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                     file=sys.stderr,
                 )
         stale += write_history(check=args.check)
+        stale += write_knowledge(check=args.check)
         from vcfg.schema.write import write_schemas  # schemas/ is derived from the catalogs
 
         stale += write_schemas(versions, check=args.check)

@@ -14,7 +14,7 @@ rules that ask "did release X have this?" work the same on either.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from vcfg.records import record
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -67,7 +67,7 @@ def load_index() -> dict[str, Any]:
         return {"versions": [], **{k: {} for k in KINDS}}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Present:
     name: str
     _cat: "PresenceCatalog"

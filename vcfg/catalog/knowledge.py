@@ -15,24 +15,22 @@ bundled entry.  Nothing here imports vLLM.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from vcfg.catalog.versions import VersionRange, is_version, parse_range, parse_version
 from vcfg.errors import VcfgError
+from vcfg.records import RecordError, build, dump, field, load, record, replace
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 BUNDLED_DIR = Path(__file__).parent / "data" / "knowledge"
+#: The bundled packs, checked, in the form the linter reads (see `bundled_json`).
+BUNDLED_JSON = Path(__file__).parent / "data" / "knowledge.json"
 
 KVRole = Literal["kv_producer", "kv_consumer", "kv_both"]
 JsonType = Literal["string", "integer", "number", "boolean", "array", "object", "null"]
@@ -65,8 +63,8 @@ def source_form(source: str) -> Optional[str]:
 # --------------------------------------------------------------------------- models
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Model:
+    """Pack entries are frozen records (``vcfg.records``), checked when loaded."""
 
 
 def _check_range(value: str) -> str:
@@ -95,21 +93,12 @@ def _check_sources(values: list[str]) -> list[str]:
     return values
 
 
+@record(frozen=True)
 class _Versioned(_Model):
     """An entry that holds for a range of vLLM versions, with its sources."""
 
-    versions: str = Field(description='the vLLM versions it holds for, e.g. ">=0.10,<0.24"')
-    sources: list[str]
-
-    @field_validator("versions")
-    @classmethod
-    def _v_versions(cls, v: str) -> str:
-        return _check_range(v)
-
-    @field_validator("sources")
-    @classmethod
-    def _v_sources(cls, v: list[str]) -> list[str]:
-        return _check_sources(v)
+    versions: str = field(check=_check_range, description='the vLLM versions it holds for, e.g. ">=0.10,<0.24"')
+    sources: list[str] = field(check=_check_sources)
 
     @property
     def range(self) -> VersionRange:
@@ -119,48 +108,34 @@ class _Versioned(_Model):
         return version is None or parse_version(version) in self.range
 
 
+@record(frozen=True)
 class _OptionallyVersioned(_Model):
     """A part of a larger entry: narrower versions and extra sources are optional."""
 
-    versions: Optional[str] = None
-    sources: list[str] = Field(default_factory=list)
-
-    @field_validator("versions")
-    @classmethod
-    def _v_versions(cls, v: Optional[str]) -> Optional[str]:
-        return None if v is None else _check_range(v)
-
-    @field_validator("sources")
-    @classmethod
-    def _v_sources(cls, v: list[str]) -> list[str]:
-        return _check_sources(v) if v else v
+    versions: Optional[str] = field(default=None, check=lambda v: None if v is None else _check_range(v))
+    sources: list[str] = field(default_factory=list, check=lambda v: _check_sources(v) if v else v)
 
     def holds_for(self, version: Optional[str]) -> bool:
         return version is None or self.versions is None or parse_version(version) in parse_range(self.versions)
 
 
+@record(frozen=True)
 class RemovedEntry(_Versioned):
     """A flag, environment variable, config field or connector that vLLM removed."""
 
     kind: RemovedKind
     #: ``--flag``, ``VLLM_VAR``, ``Class.field`` or a connector name
     name: str
-    aliases: list[str] = Field(default_factory=list, description="spellings removed with it")
+    aliases: list[str] = field(default_factory=list, description="spellings removed with it")
     #: the first checked release without it; ``versions`` must contain it
-    removed_in: str
+    removed_in: str = field(check=_check_version)
     #: the last checked release that still had it; None if no checked release had it
-    last_present: Optional[str] = None
-    deprecated_in: Optional[str] = None
-    replacement: list[str] = Field(default_factory=list)
-    note: str = Field(min_length=1, description="one line, in vcfg's words")
+    last_present: Optional[str] = field(default=None, check=_check_version)
+    deprecated_in: Optional[str] = field(default=None, check=_check_version)
+    replacement: list[str] = field(default_factory=list)
+    note: str = field(min_length=1, description="one line, in vcfg's words")
 
-    @field_validator("removed_in", "last_present", "deprecated_in")
-    @classmethod
-    def _v_version(cls, v: Optional[str]) -> Optional[str]:
-        return _check_version(v)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> "RemovedEntry":
+    def __validate__(self) -> None:
         rng = parse_range(self.versions)
         if parse_version(self.removed_in) not in rng:
             raise ValueError(f"versions {self.versions!r} must contain removed_in {self.removed_in}")
@@ -171,26 +146,27 @@ class RemovedEntry(_Versioned):
                 raise ValueError(
                     f"versions {self.versions!r} must not contain last_present {self.last_present}"
                 )
-        return self
 
     def names(self) -> list[str]:
         return [self.name, *self.aliases]
 
 
+@record(frozen=True)
 class RoleFacts(_OptionallyVersioned):
     """How a connector uses ``kv_role``."""
 
     #: roles that work on the instance the proxy sends prefills to
-    prefill: list[KVRole] = Field(default_factory=list)
+    prefill: list[KVRole] = field(default_factory=list)
     #: roles that work on a decode instance
-    decode: list[KVRole] = Field(default_factory=list)
+    decode: list[KVRole] = field(default_factory=list)
     #: False when the connector never looks at kv_role (direction comes per request)
     reads_role: bool = True
     #: roles the connector accepts but warns about
-    deprecated: list[KVRole] = Field(default_factory=list)
+    deprecated: list[KVRole] = field(default_factory=list)
     note: str = ""
 
 
+@record(frozen=True)
 class KeyFact(_OptionallyVersioned):
     """A ``kv_connector_extra_config`` key, beyond what the source scan finds."""
 
@@ -199,7 +175,7 @@ class KeyFact(_OptionallyVersioned):
     #: when the key is needed only under a condition (our words)
     required_when: Optional[str] = None
     #: JSON types that work; e.g. ["string"] for a value vLLM concatenates to a str
-    json_types: list[JsonType] = Field(default_factory=list)
+    json_types: list[JsonType] = field(default_factory=list)
     choices: Optional[list[Any]] = None
     case_sensitive: bool = True
     #: two instances on one host must not share the value
@@ -217,12 +193,13 @@ PortOffset = Literal[
 ]
 
 
+@record(frozen=True)
 class PortFact(_OptionallyVersioned):
     """A port a connector binds."""
 
     name: str
     #: where the base port comes from: ``config:kv_port``, ``env:VLLM_X``, ``extra:key``
-    base: str = Field(pattern=r"^(config|env|extra):[A-Za-z_][\w.]*$")
+    base: str = field(pattern=r"^(config|env|extra):[A-Za-z_][\w.]*$")
     default: Optional[int] = None
     offset: PortOffset = "none"
     #: which address it binds: e.g. "0.0.0.0", "env:VLLM_HOST_IP", "env:VLLM_NIXL_SIDE_CHANNEL_HOST"
@@ -230,6 +207,7 @@ class PortFact(_OptionallyVersioned):
     note: str = ""
 
 
+@record(frozen=True)
 class PythonPackage(_Model):
     #: the name a connector imports
     import_name: str
@@ -238,26 +216,27 @@ class PythonPackage(_Model):
     note: str = ""
 
 
+@record(frozen=True)
 class ConnectorFacts(_Versioned):
     """Facts about one KV connector (in-tree or from a plugin)."""
 
     name: str
     #: other names registered for the same class
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
     #: the plugin that registers it; None for vLLM's own connectors
     plugin: Optional[str] = None
-    roles: list[RoleFacts] = Field(default_factory=list)
-    keys: list[KeyFact] = Field(default_factory=list)
-    ports: list[PortFact] = Field(default_factory=list)
+    roles: list[RoleFacts] = field(default_factory=list)
+    keys: list[KeyFact] = field(default_factory=list)
+    ports: list[PortFact] = field(default_factory=list)
     #: what the proxy in front must do (our words)
     proxy: Optional[str] = None
     #: proxy scripts known to work with it (file names)
-    proxy_scripts: list[str] = Field(default_factory=list)
+    proxy_scripts: list[str] = field(default_factory=list)
     #: proxy scripts known not to work with it
-    incompatible_proxies: list[str] = Field(default_factory=list)
-    python_packages: list[PythonPackage] = Field(default_factory=list)
+    incompatible_proxies: list[str] = field(default_factory=list)
+    python_packages: list[PythonPackage] = field(default_factory=list)
     #: each inner list: at least one of these environment variables must be set
-    env_any_of: list[list[str]] = Field(default_factory=list)
+    env_any_of: list[list[str]] = field(default_factory=list)
     note: str = ""
 
     def key(self, name: str) -> Optional[KeyFact]:
@@ -265,18 +244,18 @@ class ConnectorFacts(_Versioned):
 
     def for_version(self, version: Optional[str]) -> "ConnectorFacts":
         """A copy holding only the roles, keys and ports that hold for ``version``."""
-        return self.model_copy(
-            update={
-                "roles": [r for r in self.roles if r.holds_for(version)],
-                "keys": [k for k in self.keys if k.holds_for(version)],
-                "ports": [p for p in self.ports if p.holds_for(version)],
-            }
+        return replace(
+            self,
+            roles=[r for r in self.roles if r.holds_for(version)],
+            keys=[k for k in self.keys if k.holds_for(version)],
+            ports=[p for p in self.ports if p.holds_for(version)],
         )
 
 
 EnvType = Literal["bool", "int", "float", "str", "path", "list"]
 
 
+@record(frozen=True)
 class PluginEnv(_Model):
     """An environment variable a plugin reads."""
 
@@ -286,15 +265,11 @@ class PluginEnv(_Model):
     truthy: Optional[list[str]] = None
     #: the value in effect when unset (None: unset means "not used")
     default: Any = None
-    meaning: str = Field(min_length=1, description="one line, in vcfg's words")
-    sources: list[str] = Field(default_factory=list)
-
-    @field_validator("sources")
-    @classmethod
-    def _v_sources(cls, v: list[str]) -> list[str]:
-        return _check_sources(v)
+    meaning: str = field(min_length=1, description="one line, in vcfg's words")
+    sources: list[str] = field(default_factory=list, check=_check_sources)
 
 
+@record(frozen=True)
 class Plugin(_Versioned):
     """A vLLM plugin package: how it is enabled and what it reads."""
 
@@ -303,10 +278,10 @@ class Plugin(_Versioned):
     package: str
     pip: Optional[str] = None
     #: entry-point group -> entry name, e.g. {"vllm.general_plugins" = "fl"}
-    entry_points: dict[str, str] = Field(default_factory=dict)
-    env: list[PluginEnv] = Field(default_factory=list)
+    entry_points: dict[str, str] = field(default_factory=dict)
+    env: list[PluginEnv] = field(default_factory=list)
     #: the connectors it registers (their facts are [[connector]] entries with plugin = name)
-    connectors: list[str] = Field(default_factory=list)
+    connectors: list[str] = field(default_factory=list)
     note: str = ""
 
     @property
@@ -318,24 +293,26 @@ class Plugin(_Versioned):
         return next((e for e in self.env if e.name == name), None)
 
 
+@record(frozen=True)
 class PackMeta(_Model):
     name: str
     description: str = ""
 
 
+@record(frozen=True)
 class PackFile(_Model):
     """One TOML file."""
 
     pack: Optional[PackMeta] = None
-    removed: list[RemovedEntry] = Field(default_factory=list)
-    connector: list[ConnectorFacts] = Field(default_factory=list)
-    plugin: list[Plugin] = Field(default_factory=list)
+    removed: list[RemovedEntry] = field(default_factory=list)
+    connector: list[ConnectorFacts] = field(default_factory=list)
+    plugin: list[Plugin] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- loading
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pack:
     path: Path
     bundled: bool
@@ -373,6 +350,10 @@ def read_pack(path: Path, *, bundled: bool = False) -> Pack:
         data = path.read_bytes()
     except OSError as e:
         raise VcfgError(f"{label}: cannot read knowledge pack ({e.strerror or e})") from e
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
@@ -380,14 +361,11 @@ def read_pack(path: Path, *, bundled: bool = False) -> Pack:
     except tomllib.TOMLDecodeError as e:
         raise VcfgError(f"{label}: not valid TOML: {e}") from e
     try:
-        content = PackFile.model_validate(raw)
-    except ValidationError as e:
-        err = e.errors()[0]
-        where = _error_place(raw, tuple(err.get("loc", ())))
-        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        content = load(PackFile, raw)
+    except RecordError as e:
+        where = _error_place(raw, e.loc)
         raise VcfgError(
-            f"{label}: {where}: {msg}{more}",
+            f"{label}: {where}: {e.msg}",
             hint="see docs/knowledge-packs.md for the pack format",
         ) from None
     _check_duplicates(label, content)
@@ -446,9 +424,30 @@ def load_packs(extra_dirs: Iterable[Path | str] = ()) -> "Knowledge":
 
 @lru_cache(maxsize=1)
 def _bundled_packs() -> tuple[Pack, ...]:
-    if not BUNDLED_DIR.is_dir():
-        return ()
-    return tuple(read_pack(f, bundled=True) for f in _pack_files(BUNDLED_DIR))
+    """The bundled packs, from their checked JSON form (`bundled_json`): parsing the
+    TOML and checking every entry again would cost every lint about 10 ms."""
+    try:
+        doc = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    except FileNotFoundError:  # a source tree before generation: read the TOML
+        return tuple(read_pack(f, bundled=True) for f in _pack_files(BUNDLED_DIR))
+    return tuple(
+        Pack(path=BUNDLED_DIR / p["file"], bundled=True, content=build(PackFile, p["content"]))
+        for p in doc["packs"]
+    )
+
+
+def bundled_json() -> str:
+    """The bundled TOML packs, read and checked, as the JSON that ships beside them
+    (written by ``python -m vcfg.catalog.generate``; a test keeps it current)."""
+    packs = [read_pack(f, bundled=True) for f in _pack_files(BUNDLED_DIR)]
+    doc = {
+        "generated_by": "python -m vcfg.catalog.generate",
+        "packs": [
+            {"file": p.path.relative_to(BUNDLED_DIR).as_posix(), "content": dump(p.content, exclude_defaults=True)}
+            for p in packs
+        ],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
 # --------------------------------------------------------------------------- queries
@@ -462,7 +461,7 @@ def _norm_flag(name: str) -> str:
     return name
 
 
-@dataclass
+@record
 class Knowledge:
     """All loaded packs.  Queries return the entry from the last pack that has one
     for the version asked, so user packs (loaded last) win over bundled ones."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from vcfg.records import field, record
 
 #: Bumped when the on-disk shape of a catalog changes incompatibly.
 SCHEMA_VERSION = 1
@@ -23,10 +23,12 @@ SCHEMA_VERSION = 1
 JsonValue = Any
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+class _Frozen:
+    """Catalog entries are frozen records (``vcfg.records``): the bundled catalogs are
+    built without checks on the lint path, anything else is loaded with them."""
 
 
+@record(frozen=True)
 class Loc(_Frozen):
     """A place in vLLM's source tree, relative to the tree root (``vllm/envs.py``).
 
@@ -36,16 +38,14 @@ class Loc(_Frozen):
     file: str
     line: int
 
-    @model_validator(mode="before")
     @classmethod
-    def _from_text(cls, value: Any) -> Any:
+    def __load__(cls, value: Any) -> Any:
         if isinstance(value, str):
             file, _, line = value.rpartition(":")
             return {"file": file, "line": int(line) if line.isdigit() else 0}
         return value
 
-    @model_serializer
-    def _to_text(self) -> str:
+    def __dump__(self) -> str:
         return f"{self.file}:{self.line}"
 
     def __str__(self) -> str:
@@ -71,18 +71,19 @@ EnvParse = Literal[
 ]
 
 
+@record(frozen=True)
 class EnvVar(_Frozen):
     name: str
-    type: str = Field(description="Python type from the TYPE_CHECKING stub (or inferred)")
+    type: str = field(description="Python type from the TYPE_CHECKING stub (or inferred)")
     default: JsonValue = None
     parse: EnvParse = "other"
     choices: Optional[list[str]] = None
     case_sensitive: bool = True
-    truthy: Optional[list[str]] = Field(
+    truthy: Optional[list[str]] = field(
         default=None, description="for bool_word: the lower-cased values read as True"
     )
     can_raise: bool = False
-    reads: list[str] = Field(
+    reads: list[str] = field(
         default_factory=list, description="other variables the parser reads"
     )
     loc: Loc
@@ -91,6 +92,7 @@ class EnvVar(_Frozen):
 # --------------------------------------------------------------------------- configs
 
 
+@record(frozen=True)
 class Constraint(_Frozen):
     gt: Optional[float] = None
     ge: Optional[float] = None
@@ -98,18 +100,19 @@ class Constraint(_Frozen):
     le: Optional[float] = None
 
 
+@record(frozen=True)
 class ConfigField(_Frozen):
     name: str
-    type: str = Field(description="the annotation, type aliases resolved, as text")
+    type: str = field(description="the annotation, type aliases resolved, as text")
     #: Flattened type members: "int", "float", "str", "bool", "None", "dict", "list[int]",
     #: "Literal", "list[T]"/"set[T]"/"tuple[...]", a config class name, or "class:<Name>"
     #: for any other class (the vocabulary is documented in vcfg/catalog/configs.py).
-    hints: list[str] = Field(default_factory=list)
+    hints: list[str] = field(default_factory=list)
     choices: Optional[list[JsonValue]] = None
     default: JsonValue = None
     required: bool = False
     constraint: Optional[Constraint] = None
-    nested: Optional[str] = Field(
+    nested: Optional[str] = field(
         default=None, description="config class of a nested config-typed field"
     )
     init: bool = True
@@ -117,12 +120,13 @@ class ConfigField(_Frozen):
     loc: Loc
 
 
+@record(frozen=True)
 class ConfigClass(_Frozen):
     name: str
     loc: Loc
-    bases: list[str] = Field(default_factory=list)
+    bases: list[str] = field(default_factory=list)
     extra_forbid: bool = False
-    fields: list[ConfigField] = Field(default_factory=list)
+    fields: list[ConfigField] = field(default_factory=list)
 
     def field(self, name: str) -> Optional[ConfigField]:
         for f in self.fields:
@@ -146,6 +150,7 @@ FlagAction = Literal[
 ]
 
 
+@record(frozen=True)
 class Flag(_Frozen):
     #: Every option string the real parser registers for this action, generated
     #: ``--no-x`` / inverse forms included, in registration order.
@@ -156,11 +161,11 @@ class Flag(_Frozen):
     #: "human_readable_int_or_auto", "dict_or_str", "bool" (for nargs="?" bool|str),
     #: "lower_underscore", "custom:<name>", or None (boolean actions).
     type: Optional[str] = None
-    optional: bool = Field(default=False, description="'' and 'None' parse to None")
+    optional: bool = field(default=False, description="'' and 'None' parse to None")
     nargs: Optional[str | int] = None
     const: JsonValue = None
     choices: Optional[list[JsonValue]] = None
-    metavar_choices: Optional[list[JsonValue]] = Field(
+    metavar_choices: Optional[list[JsonValue]] = field(
         default=None, description="suggested values shown as metavar, not enforced"
     )
     default: JsonValue = None
@@ -168,7 +173,7 @@ class Flag(_Frozen):
     group: Optional[str] = None
     config_class: Optional[str] = None
     config_field: Optional[str] = None
-    config_class_of_value: Optional[str] = Field(
+    config_class_of_value: Optional[str] = field(
         default=None, description="for type='config': the class the JSON value becomes"
     )
     deprecated: bool = False
@@ -187,26 +192,29 @@ class Flag(_Frozen):
 # --------------------------------------------------------------------------- connectors
 
 
+@record(frozen=True)
 class ExtraKey(_Frozen):
     name: str
     default: JsonValue = None
     has_default: bool = True
-    type: Optional[str] = Field(default=None, description="int/float/bool/str if coerced")
+    type: Optional[str] = field(default=None, description="int/float/bool/str if coerced")
     loc: Loc
 
 
+@record(frozen=True)
 class Connector(_Frozen):
     name: str
     module: str
     class_name: str
-    loc: Loc = Field(description="the register_connector call")
+    loc: Loc = field(description="the register_connector call")
     source_file: Optional[str] = None
-    extra_keys: list[ExtraKey] = Field(default_factory=list)
+    extra_keys: list[ExtraKey] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- sites
 
 
+@record(frozen=True)
 class Site(_Frozen):
     """A named place where configuration flows (see vcfg/catalog/sites.py), e.g.
     ``kv.create_connector_call.scheduler``."""
@@ -218,16 +226,17 @@ class Site(_Frozen):
 # --------------------------------------------------------------------------- catalog
 
 
+@record(frozen=True)
 class Catalog(_Frozen):
     schema_version: int = SCHEMA_VERSION
     vllm_version: str
     generated_by: str = ""
-    source: str = Field(default="", description="what it was built from (no local paths)")
-    env_vars: list[EnvVar] = Field(default_factory=list)
-    configs: list[ConfigClass] = Field(default_factory=list)
-    flags: list[Flag] = Field(default_factory=list)
-    connectors: list[Connector] = Field(default_factory=list)
-    sites: list[Site] = Field(default_factory=list)
+    source: str = field(default="", description="what it was built from (no local paths)")
+    env_vars: list[EnvVar] = field(default_factory=list)
+    configs: list[ConfigClass] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
+    connectors: list[Connector] = field(default_factory=list)
+    sites: list[Site] = field(default_factory=list)
 
     # Lookups are built lazily; the model is frozen, so cache on the instance dict.
     def _index(self, key: str, build):  # type: ignore[no-untyped-def]

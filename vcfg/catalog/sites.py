@@ -12,7 +12,7 @@ argument).  A site vLLM does not have in a release is simply absent.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, Connector, Loc, Site
@@ -23,14 +23,14 @@ ARG_UTILS = "vllm/engine/arg_utils.py"
 FACTORY = "vllm/distributed/kv_transfer/kv_connector/factory.py"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DefSpec:
     name: str
     file: str
     qualname: str  # "Class.method", "func", "outer.inner" (nested function)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CallSpec:
     name: str
     folders: tuple[str, ...]

@@ -16,27 +16,19 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from pathlib import Path
 from typing import Optional
 
+from vcfg.catalog.local import cache_dir
+from vcfg.catalog.local import normalise as _normalise
 from vcfg.errors import VcfgError
 
 _VERSION_RE = re.compile(r"""(?:__version__|version)\s*(?::\s*str)?\s*=\s*['"]([^'"]+)['"]""")
 _RELEASE_RE = re.compile(r"^\d+\.\d+(\.\d+)?([.-]?(post|rc|a|b|dev)\d*)*$")
 
 
-def cache_dir() -> Path:
-    """vcfg's cache: ``$VCFG_CACHE_DIR``, else ``$XDG_CACHE_HOME/vcfg``, else ``~/.cache/vcfg``."""
-    env = os.environ.get("VCFG_CACHE_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "vcfg"
-
-
-@dataclass
+@record
 class VllmSource:
     """Read access to one vLLM source tree.  Build with the ``from_*`` functions."""
 
@@ -180,23 +172,6 @@ def from_installed() -> VllmSource:
     _check_tree(src)
     src.version = _normalise(dist.version)
     return src
-
-
-def installed_version() -> Optional[str]:
-    """The installed vLLM's version from its metadata, or None.  Cheap: no import."""
-    from importlib import metadata
-
-    try:
-        return _normalise(metadata.version("vllm"))
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def _normalise(version: Optional[str]) -> Optional[str]:
-    if version is None:
-        return None
-    # "0.33.0+cu130" -> "0.33.0"; "0.23.0-2" build tags do not appear in metadata
-    return version.split("+", 1)[0]
 
 
 def from_version(version: str, *, download: bool = True) -> VllmSource:

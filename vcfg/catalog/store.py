@@ -1,11 +1,13 @@
 """Where catalogs live: bundled with vcfg (one per minor release, newest patch), or
-built by the user into their cache.  Loading one is a file read and a pydantic
-validation: a few milliseconds, no vLLM involved.
+built by the user into their cache.  Loading one is a file read and building
+records (``vcfg.records``): checked for a user's catalog, unchecked for the bundled
+ones, which are generated and tested with the package.  No vLLM involved.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 from functools import lru_cache
@@ -13,9 +15,11 @@ from pathlib import Path
 from typing import Optional
 
 from vcfg.catalog.model import SCHEMA_VERSION, Catalog
-from vcfg.catalog.source import cache_dir
+from vcfg.catalog.local import cache_dir
 from vcfg.catalog.versions import Version, parse_version
 from vcfg.errors import VcfgError
+from vcfg import records
+from vcfg.records import RecordError
 
 BUNDLED_DIR = Path(__file__).parent / "data" / "catalogs"
 _FILE_RE = re.compile(r"^vllm-(.+)\.json(\.gz)?$")
@@ -116,16 +120,26 @@ def read_text(path: Path) -> str:
         raise VcfgError(f"cannot read catalog {path}: {e}") from e
 
 
-def parse(text: str, origin: str) -> Catalog:
-    from pydantic import ValidationError
-
+def parse(text: str, origin: str, *, trusted: bool = False) -> Catalog:
+    """A catalog from its JSON text.  Every value is checked unless ``trusted`` (the
+    bundled catalogs, which are generated and tested with the package)."""
     try:
-        cat = Catalog.model_validate_json(text)
-    except ValidationError as e:
+        data = json.loads(text)
+    except ValueError as e:
+        raise VcfgError(f"{origin} is not a vcfg catalog: not JSON ({e})") from e
+    if not isinstance(data, dict):
+        raise VcfgError(f"{origin} is not a vcfg catalog: not a JSON object")
+    if data.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
         raise VcfgError(
-            f"{origin} is not a vcfg catalog: {e.error_count()} problem(s), "
-            f"first at {'.'.join(str(x) for x in e.errors()[0]['loc'])}"
-        ) from e
+            f"{origin} has catalog schema {data.get('schema_version')}, this vcfg reads {SCHEMA_VERSION}",
+            hint="rebuild it with `vcfg catalog build`",
+        )
+    if trusted:
+        return records.build(Catalog, data)
+    try:
+        cat = records.load(Catalog, data)
+    except RecordError as e:
+        raise VcfgError(f"{origin} is not a vcfg catalog: at {'.'.join(str(x) for x in e.loc)}: {e.msg}") from e
     if cat.schema_version != SCHEMA_VERSION:
         raise VcfgError(
             f"{origin} has catalog schema {cat.schema_version}, this vcfg reads {SCHEMA_VERSION}",
@@ -136,7 +150,7 @@ def parse(text: str, origin: str) -> Catalog:
 
 @lru_cache(maxsize=64)
 def _load_path(path: str) -> Catalog:
-    return parse(read_text(Path(path)), path)
+    return parse(read_text(Path(path)), path, trusted=Path(path).parent == BUNDLED_DIR)
 
 
 def load(version: Optional[str] = None) -> tuple[Catalog, Optional[str]]:
@@ -170,7 +184,10 @@ def history_between(old: str, new: str) -> list[Catalog]:
 def dumps(cat: Catalog, indent: Optional[int] = None, compact: bool = False) -> str:
     """JSON text of a catalog.  ``compact`` leaves out values equal to the model's
     defaults (used for the bundled files); loading restores them."""
-    return cat.model_dump_json(indent=indent, exclude_defaults=compact)
+    data = records.dump(cat, exclude_defaults=compact)
+    if indent is None:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(data, ensure_ascii=False, indent=indent)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

@@ -17,7 +17,7 @@ bundled, so the simpler rule is enough.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from vcfg.records import record
 from functools import lru_cache, total_ordering
 from typing import Callable
 
@@ -37,7 +37,7 @@ _PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2}
 
 
 @total_ordering
-@dataclass(frozen=True)
+@record(frozen=True)
 class Version:
     release: tuple[int, ...]
     pre: tuple[int, int] | None = None  # (rank: a=0 b=1 rc=2, number)
@@ -107,7 +107,7 @@ _OPS: dict[str, Callable[[Version, Version], bool]] = {
 _SPEC_RE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*([^\s,]+)\s*$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Spec:
     op: str
     version: Version
@@ -119,7 +119,7 @@ class _Spec:
         return _OPS[self.op](v, self.version)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class VersionRange:
     """A set of versions, e.g. ``>=0.10,<0.24``.  ``"0.33.0" in rng`` works."""
 

@@ -9,6 +9,7 @@ from vcfg.catalog import store
 from vcfg.catalog.model import Catalog
 from vcfg.explain import facts
 from vcfg.explain.topics import Topic, resolve
+from vcfg.records import dump
 
 #: rule code -> docs, provided by vcfg.lint when it is importable (kept lazy)
 RuleDocs = Callable[[], dict[str, dict[str, Any]]]
@@ -121,7 +122,7 @@ def _flag(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, ru
         cls = cat.config(f.config_class)
         fld = cls.field(f.config_field) if cls else None
         if fld is not None:
-            out["facts"]["constraint"] = fld.constraint.model_dump(exclude_none=True) if fld.constraint else None
+            out["facts"]["constraint"] = dump(fld.constraint, exclude_none=True) if fld.constraint else None
             out["_doc_loc"] = fld.loc
     if value_cls is not None:
         out["related"] = {
@@ -186,7 +187,7 @@ def _field(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, r
             "type": fld.type,
             "default": fld.default,
             "choices": fld.choices,
-            "constraint": fld.constraint.model_dump(exclude_none=True) if fld.constraint else None,
+            "constraint": dump(fld.constraint, exclude_none=True) if fld.constraint else None,
             "required": fld.required,
             "settable": fld.init and not fld.init_var,
             "nested": fld.nested,
@@ -222,7 +223,7 @@ def _connector(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: An
     k = cat.connector(topic.key)
     plugin = knowledge.plugin_of_connector(topic.key)
     cf = knowledge.connector_facts(topic.key, cat.vllm_version)
-    kfacts = cf.model_dump(exclude_none=True) if cf is not None else None
+    kfacts = dump(cf, exclude_none=True) if cf is not None else None
     if k is None:
         if plugin is not None:
             return {

@@ -17,7 +17,8 @@ import tokenize
 from typing import Optional
 
 from vcfg.catalog.model import Catalog, Loc
-from vcfg.catalog.source import VllmSource, from_version, installed_version
+from vcfg.catalog.local import installed_version
+from vcfg.catalog.source import VllmSource, from_version
 from vcfg.errors import VcfgError
 
 

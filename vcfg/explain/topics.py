@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Literal, Optional
 
 from vcfg.catalog.model import Catalog
@@ -14,7 +14,7 @@ from vcfg.errors import VcfgError
 Kind = Literal["flag", "env", "field", "config", "connector", "plugin_env", "rule"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Topic:
     kind: Kind
     key: str  # flag: the long option; field: "Class.field"; others: the name

@@ -36,7 +36,7 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Optional, Sequence
 
 from vcfg.launch.model import SERVE, Hole, Invocation, LaunchPlan, Run, Span, Word, join_spans
@@ -93,7 +93,7 @@ class JsonLoc(NamedTuple):
     value: Span
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class JsonDoc:
     """A JSON value with the position of every key and value, by path."""
 
@@ -119,7 +119,7 @@ class JsonDoc:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class ArgProblem:
     """A precise problem with the arguments.
 
@@ -146,7 +146,7 @@ class ArgProblem:
                 "option": self.option, "severity": self.severity}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class OptionValue:
     """One occurrence of an option, typed."""
 
@@ -194,7 +194,7 @@ class OptionValue:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ParsedArgs:
     version: str
     kind: str

@@ -18,7 +18,7 @@ Kubernetes ``$(VAR)`` references in args are resolved from it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Any, Optional
 
 import yaml
@@ -158,7 +158,7 @@ def _quoted_positions(text: str, a: int, b: int, style: str, value: str) -> Opti
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class ConfigEntry:
     """One top-level key of a --config file."""
 
@@ -174,7 +174,7 @@ class ConfigEntry:
     json_word: Optional[Word] = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ServeConfig:
     path: str
     entries: Optional[list[ConfigEntry]]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import sys
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from pathlib import Path
 from typing import Any, Optional
 
@@ -32,7 +32,7 @@ else:  # pragma: no cover
 _KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory"}
 
 
-@dataclass
+@record
 class LintConfig:
     vllm_version: Optional[str] = None
     select: list[str] = field(default_factory=list)

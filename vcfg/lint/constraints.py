@@ -17,7 +17,7 @@ holds and the ``unless`` condition is known not to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vcfg.records import record
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
@@ -45,7 +45,7 @@ def _never(v: Any) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Operand:
     """One input of a constraint."""
 
@@ -66,7 +66,7 @@ class Operand:
         return self.key.split(":", 1)[1] if self.key.startswith("env:") else self.key
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Value:
     """A resolved operand: its value, and where (and how) the user wrote it."""
 
@@ -85,7 +85,7 @@ class Value:
         return str(self.value)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Constraint:
     """``violated`` unless ``unless``, for the releases in ``versions``."""
 

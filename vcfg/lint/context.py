@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -21,7 +21,7 @@ def dspan(s: Any, path: Optional[str] = None) -> Span:
     return Span(path or s.file, s.line, s.col, s.end_line, end_col)
 
 
-@dataclass
+@record
 class Target:
     """The release linted against and what vcfg knows about it."""
 
@@ -44,7 +44,7 @@ class Target:
         return presence_history()
 
 
-@dataclass
+@record
 class FileContext:
     path: str  # as the user gave it (diagnostics use it)
     text: str
@@ -74,7 +74,7 @@ class FileContext:
         return cache[path]
 
 
-@dataclass
+@record
 class LaunchContext:
     file: FileContext
     inv: "Invocation"
@@ -94,7 +94,7 @@ class LaunchContext:
         return self.file.path
 
 
-@dataclass
+@record
 class RunContext:
     files: list[FileContext]
     launches: list[LaunchContext] = field(default_factory=list)

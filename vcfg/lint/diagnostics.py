@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Literal, Optional
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class Span:
     """A range in a file; lines and columns are 1-based, ``end_column`` exclusive."""
 
@@ -24,7 +24,7 @@ class Span:
         return Span(path, line, column, line, column + 1)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fix:
     """A replacement the user may apply: ``span`` becomes ``replacement``."""
 
@@ -33,7 +33,7 @@ class Fix:
     description: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -76,7 +76,7 @@ class Diagnostic:
         return out
 
 
-@dataclass
+@record
 class Summary:
     files: int = 0
     launches: int = 0

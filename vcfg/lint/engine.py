@@ -8,7 +8,7 @@ catalog.  The summary always says which one was used.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
@@ -24,7 +24,7 @@ YAML_SUFFIXES = {".yaml", ".yml"}
 MAX_BYTES = 20 * 1024 * 1024
 
 
-@dataclass
+@record
 class LintResult:
     diagnostics: list[Diagnostic]
     summary: Summary
@@ -43,7 +43,7 @@ def make_target(
 ) -> Target:
     from vcfg.catalog import store
     from vcfg.catalog.knowledge import load_packs
-    from vcfg.catalog.source import installed_version
+    from vcfg.catalog.local import installed_version
 
     chosen = version or config.vllm_version
     origin = "--vllm-version" if version else ("project config" if chosen else None)

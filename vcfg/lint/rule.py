@@ -9,7 +9,7 @@ pairs, port collisions).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Literal, Optional
 
 from vcfg.lint.diagnostics import Diagnostic, Fix, Severity, Span
@@ -17,7 +17,7 @@ from vcfg.lint.diagnostics import Diagnostic, Fix, Severity, Span
 Scope = Literal["launch", "file", "run"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     code: str  # "VC001": stable, never reused
     name: str  # "unknown-flag": kebab-case, stable

@@ -15,14 +15,14 @@ reported (VC900 unused-suppression), so stale ones do not pile up.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 
 from vcfg.lint.diagnostics import Diagnostic, Span
 
 _RE = re.compile(r"(?:^|\s)#\s*vcfg:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\s-]+)")
 
 
-@dataclass
+@record
 class Suppression:
     codes: frozenset[str]
     span: Span  # the comment

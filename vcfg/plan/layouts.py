@@ -12,14 +12,14 @@ It ranks by memory capacity, not by measured speed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Optional
 
 from vcfg.plan import memory
 from vcfg.plan.model_facts import ModelFacts
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Layout:
     tp: int
     pp: int
@@ -68,7 +68,7 @@ class Layout:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlanRequest:
     gpus: int
     gpu_memory: int = 141 * memory.GIB
@@ -79,7 +79,7 @@ class PlanRequest:
     reserve: int = memory.DEFAULT_RESERVE_BYTES
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Plan:
     facts: ModelFacts
     request: PlanRequest

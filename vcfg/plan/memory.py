@@ -7,7 +7,7 @@ not vLLM's own profiling: good enough to catch a layout that cannot work.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from vcfg.records import record
 
 from vcfg.errors import VcfgError
 from vcfg.plan.model_facts import DTYPE_BYTES, ModelFacts
@@ -27,7 +27,7 @@ INDEXER_QUANT_BLOCK = 128
 KV_CACHE_DTYPES = ("auto", "bfloat16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_ds_mla", "float32")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WeightSplit:
     """Weight bytes split into the part expert parallelism shards and the rest."""
 

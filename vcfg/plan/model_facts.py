@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from pathlib import Path
 from typing import Any, Optional
 
@@ -37,7 +37,7 @@ DTYPE_BYTES = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ModelFacts:
     source: str  # the file read
     model_type: str
@@ -243,7 +243,7 @@ def parse_config(cfg: Any, source: str = "config.json") -> ModelFacts:
 
 
 def _replace(facts: ModelFacts, **kw: Any) -> ModelFacts:
-    from dataclasses import replace
+    from vcfg.records import replace
 
     return replace(facts, **kw)
 

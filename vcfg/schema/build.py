@@ -9,7 +9,7 @@ requested draft; `vcfg.schema.common.dumps` writes it.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Any, Optional
 
 from vcfg.catalog.model import Catalog
@@ -36,7 +36,7 @@ _DESCRIPTIONS = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SchemaOptions:
     strict: bool = False
     draft: c.Draft = c.DEFAULT_DRAFT

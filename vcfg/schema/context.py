@@ -4,7 +4,7 @@ options, optional knowledge packs and optional run-time help texts; and the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.model import Catalog
@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover - the module is being written alongside
     Knowledge = Any  # type: ignore[misc,assignment]
 
 
-@dataclass
+@record
 class Context:
     cat: Catalog
     history: History

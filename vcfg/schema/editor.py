@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -78,7 +78,7 @@ def default_kind(path: str) -> str:
     )
 
 
-@dataclass
+@record
 class EditorResult:
     #: one line per thing done, e.g. "serve.yaml: added modeline"
     actions: list[str] = field(default_factory=list)

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import ast
 import inspect
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Optional
 
 from vcfg.catalog.model import ConfigField, EnvVar, Flag
 from vcfg.catalog.source import VllmSource
 
 
-@dataclass
+@record
 class HelpTexts:
     src: VllmSource
     _trees: dict[str, Optional[ast.Module]] = field(default_factory=dict)

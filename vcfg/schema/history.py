@@ -8,14 +8,14 @@ is not claimed either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from vcfg.records import field, record
 from typing import Iterable, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.catalog.store import version_key
 
 
-@dataclass
+@record
 class History:
     versions: list[str] = field(default_factory=list)  # oldest first
     _has: dict[tuple[str, str], set[str]] = field(default_factory=dict)

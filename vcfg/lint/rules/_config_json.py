@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.model import Catalog, ConfigClass, ConfigField
@@ -52,7 +52,7 @@ _MAX_DEPTH = 20
 # --------------------------------------------------------------------------- objects
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConfigObject:
     """A JSON object vLLM validates as config class ``cls``."""
 
@@ -411,7 +411,7 @@ FORWARDED: dict[str, Callable[[dict[str, Any], set[str]], Callable[[str], bool]]
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExtraKeys:
     """What vcfg knows about the extra-config keys of one connector in one release."""
 
@@ -473,7 +473,7 @@ def problem_occurrence(lc: LaunchContext, p: Any) -> Any:
     return best
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Lookalike:
     span: Any  # a launch-model Span
     char: str
@@ -500,7 +500,7 @@ def lookalike_in_value(lc: LaunchContext, p: Any) -> Optional[Lookalike]:
 # --------------------------------------------------------------------------- removed keys
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Removed:
     since: Optional[str]
     entry: Any  # knowledge RemovedEntry or None

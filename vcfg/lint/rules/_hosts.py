@@ -16,7 +16,7 @@ background and the loop body stops nothing.  Launches of different files overlap
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vcfg.records import record
 from functools import lru_cache
 from typing import Any, Iterator, Optional
 
@@ -119,7 +119,7 @@ def same_host(a: LaunchContext, b: LaunchContext) -> bool:
     return bool(ha and hb and ha == hb)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Shape:
     """Control structure of a script: branches, loop bodies, stop commands."""
 

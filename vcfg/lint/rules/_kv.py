@@ -3,7 +3,7 @@ pack facts about it, and the side of a disaggregated pair the role can play."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Any, Optional
 
 from vcfg.lint.context import LaunchContext
@@ -11,7 +11,7 @@ from vcfg.lint.diagnostics import Span
 from vcfg.lint.rules._args import kv_transfer, value_span_of
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Kv:
     """A launch's KV connector, as configured."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from vcfg.records import record
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
@@ -28,7 +28,7 @@ from vcfg.plan.model_facts import ModelFacts
 EXPERT_KEYS = ("num_experts", "moe_num_experts", "n_routed_experts", "num_local_experts")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Model:
     facts: ModelFacts
     raw: dict[str, Any]  # config.json as read
@@ -113,7 +113,7 @@ def local_model(lc: LaunchContext) -> Optional[Model]:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Opt:
     """A resolved option: its value, the OptionValue when written, its name for messages."""
 

@@ -3,7 +3,7 @@ to, which files form one deployment, and the prefill/decode pairs to compare."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Optional
 
 from vcfg.lint.context import LaunchContext, RunContext
@@ -38,7 +38,7 @@ def _match_server(proxy: LaunchContext, host: Optional[str], port: int,
     return hits[0] if len(hits) == 1 else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Assignment:
     side: str  # "prefill" / "decode"
     proxy: LaunchContext

@@ -4,7 +4,7 @@ GPUs it uses, and where a proxy's upstreams point."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from vcfg.records import record
 from typing import Any, Optional
 
 from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
@@ -15,7 +15,7 @@ from vcfg.lint.rules._hosts import WILDCARD, address, cached, elsewhere, http_ho
 from vcfg.lint.rules._kv import facts, kv_all, port_number
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Listener:
     lc: LaunchContext
     ports: tuple[int, ...]
