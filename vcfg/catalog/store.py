@@ -6,7 +6,6 @@ ones, which are generated and tested with the package.  No vLLM involved.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
@@ -111,6 +110,8 @@ def resolve_version(version: str) -> tuple[str, Optional[Path], Optional[str]]:
 
 
 def read_text(path: Path) -> str:
+    import gzip
+
     try:
         data = path.read_bytes()
         if path.suffix == ".gz":
@@ -191,6 +192,8 @@ def dumps(cat: Catalog, indent: Optional[int] = None, compact: bool = False) -> 
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
+    import gzip
+
     p = Path(path)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)

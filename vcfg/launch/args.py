@@ -36,10 +36,10 @@ import json
 import math
 import os
 import re
-from vcfg.records import field, record
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 from vcfg.launch.model import SERVE, Hole, Invocation, LaunchPlan, Run, Span, Word, join_spans
+from vcfg.records import field, record, tuple_record
 
 if TYPE_CHECKING:  # pragma: no cover - pydantic is not imported at run time here
     from vcfg.catalog.model import Catalog, Flag
@@ -86,7 +86,8 @@ V_YAML_NO_KEY = (0, 28, 0)
 # --------------------------------------------------------------------------- results
 
 
-class JsonLoc(NamedTuple):
+@tuple_record
+class JsonLoc:
     """Where one key/value of a JSON argument is written."""
 
     key: Optional[Span]
@@ -481,7 +482,8 @@ def _doc_from(text: str, word: Optional[Word], index_map: Optional[list[int]] = 
 # --------------------------------------------------------------------------- tokens
 
 
-class _Tok(NamedTuple):
+@tuple_record
+class _Tok:
     """One argv element as vLLM's pre-processing sees it."""
 
     text: Optional[str]  # None: unknown

@@ -16,16 +16,19 @@ unknown string) is recorded as an `Unknown` on the plan and on every launch it
 may affect.
 
 Nothing here imports pydantic, dataclasses or tree-sitter: every value is an
-immutable NamedTuple, cheap to import and to build.
+immutable named tuple (``vcfg.records.tuple_record``), cheap to import and to build.
 """
 
 from __future__ import annotations
 
 import bisect
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, Optional, Sequence
+
+from vcfg.records import tuple_record
 
 
-class Span(NamedTuple):
+@tuple_record
+class Span:
     """A range in a file: bytes [start, end), lines and columns 1-based."""
 
     start: int
@@ -146,7 +149,8 @@ class LineIndex:
         return self.data[start:end].decode("utf-8", "surrogateescape")
 
 
-class Run(NamedTuple):
+@tuple_record
+class Run:
     """Where a stretch of a word's characters came from.
 
     ``at``/``length`` index the word's text.  When ``exact`` is true the
@@ -163,7 +167,8 @@ class Run(NamedTuple):
     exact: bool = True
 
 
-class Hole(NamedTuple):
+@tuple_record
+class Hole:
     """A part of a word whose text is not known, spliced in at index ``at``."""
 
     at: int
@@ -174,7 +179,8 @@ class Hole(NamedTuple):
     may_split: bool = False
 
 
-class Word(NamedTuple):
+@tuple_record
+class Word:
     """One word of an argv or one assigned value, after bash's quoting rules.
 
     ``value`` holds the known characters; when `holes` is non-empty the word is
@@ -304,7 +310,8 @@ def literal_word(text: str, span: Span, exact: bool = False) -> Word:
 # --------------------------------------------------------------------------- env
 
 
-class EnvEvent(NamedTuple):
+@tuple_record
+class EnvEvent:
     """One change to the shell's variables, in execution order.
 
     kinds: ``assign`` (``X=1``; exported only if X already was, or under
@@ -336,7 +343,8 @@ class EnvEvent(NamedTuple):
         }
 
 
-class Binding(NamedTuple):
+@tuple_record
+class Binding:
     """A variable as a launch sees it.
 
     ``value`` None with ``unset`` true: the script unset it (the launch does not
@@ -364,7 +372,8 @@ class Binding(NamedTuple):
         }
 
 
-class Unknown(NamedTuple):
+@tuple_record
+class Unknown:
     """Something vcfg cannot see through: kinds ``source``, ``eval``,
     ``array``, ``command-substitution``, ``function``, ``indirection``,
     ``container`` ..."""
@@ -377,7 +386,8 @@ class Unknown(NamedTuple):
         return {"kind": self.kind, "reason": self.reason, "span": self.span.to_json()}
 
 
-class ParseProblem(NamedTuple):
+@tuple_record
+class ParseProblem:
     """A defect in the input, with its position.
 
     codes: ``syntax`` (bash cannot parse this), ``missing`` (an unterminated
@@ -400,7 +410,8 @@ class ParseProblem(NamedTuple):
 # --------------------------------------------------------------------------- launches
 
 
-class Upstream(NamedTuple):
+@tuple_record
+class Upstream:
     """A server a proxy forwards to, from its arguments."""
 
     role: str  # "prefill" / "decode" / "unknown"
@@ -425,7 +436,8 @@ VLLM_OTHER = "vllm"  # another vllm subcommand
 DYNAMO = "dynamo"
 
 
-class Invocation(NamedTuple):
+@tuple_record
+class Invocation:
     """One program launch that vcfg recognises (a vLLM server, a benchmark, a proxy)."""
 
     kind: str
@@ -502,7 +514,8 @@ class Invocation(NamedTuple):
         }
 
 
-class WrittenFile(NamedTuple):
+@tuple_record
+class WrittenFile:
     """A file the script writes from a heredoc (``cat > cfg.yaml << EOF``)."""
 
     path: Word
@@ -513,7 +526,8 @@ class WrittenFile(NamedTuple):
         return {"path": self.path.to_json(), "content": self.content.to_json(), "span": self.span.to_json()}
 
 
-class LaunchPlan(NamedTuple):
+@tuple_record
+class LaunchPlan:
     path: str
     invocations: tuple[Invocation, ...] = ()
     timeline: tuple[EnvEvent, ...] = ()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from vcfg.launch.model import (
     _new,
@@ -47,6 +47,7 @@ from vcfg.launch.model import (
     Word,
     WrittenFile,
 )
+from vcfg.records import tuple_record
 
 #: Loops with a known list of at most this many values are unrolled.
 MAX_UNROLL = 64
@@ -225,7 +226,8 @@ class _State:
         return s
 
 
-class _Ctx(NamedTuple):
+@tuple_record
+class _Ctx:
     background: bool = False
     function: Optional[str] = None
     in_loop: bool = False

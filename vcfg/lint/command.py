@@ -12,15 +12,17 @@ Exit codes: 0 clean, 1 findings (errors or warnings), 2 usage or internal error.
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from vcfg.errors import EXIT_ERROR, EXIT_OK, guarded, write
+from vcfg.records import tuple_record
 
 FORMATS = ("full", "concise", "json", "sarif", "github")
 USAGE = "usage: vcfg lint [OPTIONS] PATHS..."
 
 
-class Option(NamedTuple):
+@tuple_record
+class Option:
     name: str
     dest: str
     #: "value", "repeat" (a value, repeatable) or "flag"

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from vcfg.records import field, record
 from pathlib import Path
@@ -24,10 +25,9 @@ from typing import Any, Optional
 
 from vcfg.errors import VcfgError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+#: ``[tool.vcfg]``, ``[tool.vcfg.x]``, ``tool.vcfg.x = ...``, or ``vcfg = {...}`` /
+#: ``vcfg.x = ...`` under ``[tool]``: any way TOML can spell the table starts a line so.
+_MENTIONS_TOOL_VCFG = re.compile(r"""^\s*(\[\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
 
 _KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory"}
 
@@ -121,8 +121,16 @@ def load_config(start: Optional[Path] = None, explicit: Optional[Path] = None) -
 
 
 def _read(p: Path, required: bool) -> Optional[LintConfig]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
+        # most projects' pyproject.toml has no vcfg table: do not parse it for nothing
+        if p.name == "pyproject.toml" and not required and not _MENTIONS_TOOL_VCFG.search(text):
+            return None
+        data = tomllib.loads(text)
     except FileNotFoundError as e:
         raise VcfgError(f"{p}: no such file") from e
     except (OSError, UnicodeDecodeError) as e:
