@@ -261,6 +261,12 @@ class Catalog(_Frozen):
 
         return self._index("flag", build).get(option_string)
 
+    def long_options(self) -> list[str]:
+        """Every ``--option`` string, in catalog order (for did-you-mean)."""
+        return self._index(
+            "long", lambda: [s for f in self.flags for s in f.option_strings if s.startswith("--")]
+        )
+
     def sites_named(self, prefix: str) -> list[Site]:
         return [s for s in self.sites if s.name == prefix or s.name.startswith(prefix + ".")]
 

@@ -29,7 +29,6 @@ RULE = Rule(
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     target = lc.target
-    options = [s for f in lc.catalog.flags for s in f.option_strings if s.startswith("--")]
     for ov in unknown_options(lc):
         name = norm(ov.written.split("=", 1)[0])
         head = name.split(".", 1)[0]
@@ -43,7 +42,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 help=f"it was added in {later}; this script targets {target.version}",
             )
             continue
-        near = did_you_mean(head, options, cutoff=0.7)
+        near = did_you_mean(head, lc.catalog.long_options(), cutoff=0.7)
         yield RULE.diag(
             span(lc, ov.name_span),
             f"unknown option `{head}`",
