@@ -491,3 +491,20 @@ def test_coerced_fields_cover_the_validators_of_0_33():
                     if mode in ("before", "wrap", "plain"):
                         missing += [(cls.name, n) for n in names if n not in covered and "*" not in covered]
     assert missing == []
+
+
+def test_key_written_with_escaped_quotes_is_underlined_exactly(tmp_path):
+    """`\\"` inside a double-quoted shell word is two bytes for one quote: the underline
+    covers the key's name, no more (it used to end one column late)."""
+    text = (
+        'vllm serve m --kv-transfer-config '
+        '"{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_both\\",\\"kv_bufer_size\\":1}"\n'
+        "vllm serve m --kv-transfer-config "
+        "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_bufer_size\":1}'\n"
+    )
+    diags = [d for d in lint(tmp_path, text, "0.20.2") if d.code == "VC022"]
+    lines = text.splitlines()
+    assert [lines[d.span.line - 1][d.span.column - 1 : d.span.end_column - 1] for d in diags] == [
+        "kv_bufer_size",
+        "kv_bufer_size",
+    ]

@@ -92,6 +92,9 @@ class JsonLoc:
 
     key: Optional[Span]
     value: Span
+    #: the key's name without its quotes, mapped character by character (a quote
+    #: written ``\"`` in a double-quoted shell word is two bytes): None when unquoted
+    name: Optional[Span] = None
 
 
 @record(frozen=True)
@@ -105,6 +108,11 @@ class JsonDoc:
     def key_span(self, *path: Any) -> Optional[Span]:
         loc = self.locs.get(tuple(path))
         return loc.key if loc else None
+
+    def name_span(self, *path: Any) -> Optional[Span]:
+        """The key's name without quotes (see `JsonLoc.name`), else its span."""
+        loc = self.locs.get(tuple(path))
+        return (loc.name or loc.key) if loc else None
 
     def value_span(self, *path: Any) -> Optional[Span]:
         loc = self.locs.get(tuple(path))
@@ -475,7 +483,8 @@ def _doc_from(text: str, word: Optional[Word], index_map: Optional[list[int]] = 
             return word.span_of(offset + a, offset + b)
 
         for path, (k, val) in raw_locs.items():
-            locs[path] = JsonLoc(sp(*k) if k else None, sp(*val))
+            name = sp(k[0] + 1, k[1] - 1) if k and k[1] - k[0] > 2 else None
+            locs[path] = JsonLoc(sp(*k) if k else None, sp(*val), name)
     return JsonDoc(v, locs, tuple(dups))
 
 

@@ -82,6 +82,9 @@ def value_span_of(lc: LaunchContext, ov: Any, *path: Any) -> Span:
 
 def key_span_of(lc: LaunchContext, ov: Any, *path: Any) -> Span:
     if ov.json is not None:
+        loc = ov.json.locs.get(tuple(path))
+        if loc is not None and loc.name is not None:
+            return span(lc, loc.name)
         s = ov.json.key_span(*path)
         if s is not None:
             return key_name_span(lc, s)
