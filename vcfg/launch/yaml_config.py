@@ -17,6 +17,8 @@ Kubernetes ``$(VAR)`` references in args are resolved from it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import json
 from vcfg.records import record
 from typing import Any, Optional
@@ -266,7 +268,20 @@ class _JsonBuilder:
 
 def load_serve_config(text: Any, path: str = "<config>") -> ServeConfig:
     """Read a ``vllm serve --config`` YAML file (bytes, str, or a heredoc
-    `Word`).  Never raises: problems carry positions."""
+    `Word`).  Never raises: problems carry positions.  The lint engine reads a
+    linted YAML file to tell a serve config from a manifest, and the argv resolver
+    reads it again as the launch's ``--config``: bytes are parsed once."""
+    if isinstance(text, (bytes, bytearray)):
+        return _load_bytes(bytes(text), path)
+    return _load(text, path)
+
+
+@lru_cache(maxsize=16)
+def _load_bytes(data: bytes, path: str) -> ServeConfig:
+    return _load(data, path)
+
+
+def _load(text: Any, path: str) -> ServeConfig:
     s, word = _decode(text)
     loc = _TextLoc(s, path, word)
     problems: list[ParseProblem] = []

@@ -110,19 +110,17 @@ def _yaml_plan(path: str, data: bytes, catalog):  # type: ignore[no-untyped-def]
     """A serve config becomes one `vllm serve --config FILE` launch, so every rule sees
     its options (reported at their YAML lines); a manifest goes to the manifest reader;
     any other YAML (a CI workflow, a Helm chart's values) has no launch."""
-    import yaml
-
     from vcfg.launch import yaml_config
     from vcfg.launch.model import SERVE, Invocation, LaunchPlan, LineIndex, literal_word
 
-    try:
-        docs = [d for d in yaml.safe_load_all(data.decode("utf-8", "replace"))]
-    except yaml.YAMLError:
-        return yaml_config.parse_manifest(data, path)  # reports the YAML error with its position
-    first = docs[0] if len(docs) == 1 else None
-    if not isinstance(first, dict) or _MANIFEST_KEYS & set(map(str, first)):
+    # read as a serve config (kept for the launch's --config); anything that is not one
+    # mapping (several documents, a YAML error) goes to the manifest reader, which
+    # reports YAML errors with their positions
+    cfg = yaml_config.load_serve_config(data, path)
+    keys = [e.key for e in cfg.entries] if cfg.entries is not None else None
+    if not keys or _MANIFEST_KEYS & set(keys):
         return yaml_config.parse_manifest(data, path)
-    if catalog is not None and not _looks_like_serve_config(first, catalog):
+    if catalog is not None and not _looks_like_serve_config(keys, catalog):
         return LaunchPlan(path, source_kind="yaml")
     li = LineIndex(data, path)
     at = li.span(0, 0)
@@ -134,8 +132,7 @@ def _yaml_plan(path: str, data: bytes, catalog):  # type: ignore[no-untyped-def]
     return LaunchPlan(path, invocations=(inv,), source_kind="serve-config")
 
 
-def _looks_like_serve_config(doc: dict, catalog) -> bool:  # type: ignore[type-arg, no-untyped-def]
-    keys = [str(k) for k in doc]
+def _looks_like_serve_config(keys: list[str], catalog) -> bool:  # type: ignore[no-untyped-def]
     hits = sum(1 for k in keys if catalog.flag("--" + k.replace("_", "-")) is not None or k == "model")
     return hits >= max(1, len(keys) // 3)
 
