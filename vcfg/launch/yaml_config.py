@@ -17,9 +17,8 @@ Kubernetes ``$(VAR)`` references in args are resolved from it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import json
+import os
 from vcfg.records import record
 from typing import Any, Optional
 
@@ -272,13 +271,20 @@ def load_serve_config(text: Any, path: str = "<config>") -> ServeConfig:
     linted YAML file to tell a serve config from a manifest, and the argv resolver
     reads it again as the launch's ``--config``: bytes are parsed once."""
     if isinstance(text, (bytes, bytearray)):
-        return _load_bytes(bytes(text), path)
+        data = bytes(text)
+        key = (data, os.path.abspath(path) if not path.startswith("<") else path)
+        hit = _PARSED.get(key)
+        if hit is None:
+            hit = _PARSED[key] = _load(data, path)
+            while len(_PARSED) > 16:
+                del _PARSED[next(iter(_PARSED))]
+        return hit
     return _load(text, path)
 
 
-@lru_cache(maxsize=16)
-def _load_bytes(data: bytes, path: str) -> ServeConfig:
-    return _load(data, path)
+#: (bytes, absolute path) -> the config read from them; the first reader's spelling
+#: of the path (the one the user gave) labels the positions
+_PARSED: dict[tuple[bytes, str], ServeConfig] = {}
 
 
 def _load(text: Any, path: str) -> ServeConfig:
