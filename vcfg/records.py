@@ -84,31 +84,12 @@ class Field:
         return self.default_factory() if self.default_factory is not None else self.default
 
 
-def field(
-    default: Any = MISSING,
-    *,
-    default_factory: Optional[Callable[[], Any]] = None,
-    repr: bool = True,
-    compare: bool = True,
-    description: str = "",
-    pattern: Optional[str] = None,
-    min_length: Optional[int] = None,
-    check: Optional[Callable[[Any], Any]] = None,
-) -> Any:
+def field(default: Any = MISSING, **options: Any) -> Any:
     """A field with a default factory, left out of ``repr``/``==``, or with checks
-    applied by `load`: ``pattern`` (a regex the whole string must match),
-    ``min_length``, ``check`` (a function that returns the value or raises
+    applied by `load` (the options of `Field`): ``pattern`` (a regex the string must
+    match), ``min_length``, ``check`` (a function that returns the value or raises
     ``ValueError``)."""
-    return Field(
-        default,
-        default_factory=default_factory,
-        repr=repr,
-        compare=compare,
-        description=description,
-        pattern=pattern,
-        min_length=min_length,
-        check=check,
-    )
+    return Field(default, **options)
 
 
 # --------------------------------------------------------------------------- methods

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from vcfg.records import record
 from typing import Any, Callable, Optional
 
 from vcfg.bench.metrics import Analysis
 from vcfg.bench.stats import ratio, rounded
+from vcfg.records import record
 
 #: a change within this fraction is "same"
 SAME_WITHIN = 0.02

@@ -14,13 +14,13 @@ user's notes teach (docs/bench.md has the formulas and the why).
 from __future__ import annotations
 
 import math
-from vcfg.records import field, record, replace
 from typing import Any, Optional
 
 from vcfg.bench.model import LATENCY_METRICS, BenchResult
 from vcfg.bench.perrequest import PerRequestAnalysis, analyze_per_request
 from vcfg.bench.slo import Slos
 from vcfg.bench.stats import ratio, rounded
+from vcfg.records import field, record, replace
 
 SCHEMA_VERSION = 1
 

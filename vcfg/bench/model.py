@@ -9,8 +9,9 @@ mapped once, in textreport.py, and everything downstream speaks one vocabulary.
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from typing import Literal, Mapping, Optional
+
+from vcfg.records import field, record
 
 InputKind = Literal["text", "save-result-json"]
 

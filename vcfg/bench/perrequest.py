@@ -10,12 +10,12 @@ every inter-token gap of it is <= the SLO.
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.bench.model import PerRequest
 from vcfg.bench.slo import Slos
 from vcfg.bench.stats import ratio, rounded, summarize_ms
+from vcfg.records import field, record
 
 GOODPUT_DEFINITION = (
     "a successful request is good if each metric with an SLO is <= its SLO "

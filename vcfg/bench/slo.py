@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from vcfg.records import record
 from typing import Optional
 
 from vcfg.errors import VcfgError
+from vcfg.records import record
 
 #: the acceptance the user's notes use: mean TPOT within 50 ms
 DEFAULT_TPOT_MS = 50.0

@@ -64,12 +64,12 @@ from __future__ import annotations
 
 import ast
 import math
-from vcfg.records import field, record
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, ConfigField, Constraint, Loc
 from vcfg.catalog.source import VllmSource
 from vcfg.records import dump
+from vcfg.records import field, record
 
 _MAX_DEPTH = 25
 _ENTRYPOINTS = "vllm/entrypoints"

@@ -44,11 +44,11 @@ import ast
 import bisect
 import math
 import operator
-from vcfg.records import field, record
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 from vcfg.catalog.model import Connector, ExtraKey, Loc
 from vcfg.catalog.source import VllmSource
+from vcfg.records import field, record
 
 FACTORY = "vllm/distributed/kv_transfer/kv_connector/factory.py"
 KV_CONNECTOR_DIR = "vllm/distributed/kv_transfer/kv_connector/"

@@ -3,11 +3,11 @@ connectors added, removed or changed, each removal with the release that removed
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from typing import Any, Callable, Iterable, Literal, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.records import dump
+from vcfg.records import field, record
 
 Kind = Literal["flag", "env", "config", "field", "connector", "extra_key"]
 Change = Literal["added", "removed", "changed"]

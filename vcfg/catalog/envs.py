@@ -44,7 +44,6 @@ understand yields ``parse="other"`` or a ``$dynamic`` default, never an exceptio
 from __future__ import annotations
 
 import ast
-from vcfg.records import field, record
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.envs_eval import Evaluator, dynamic
@@ -52,6 +51,7 @@ from vcfg.catalog.model import EnvVar, Loc
 from vcfg.catalog.pyast import dotted
 from vcfg.catalog.source import VllmSource
 from vcfg.errors import VcfgError
+from vcfg.records import field, record
 
 ENVS_FILE = "vllm/envs.py"
 

@@ -22,8 +22,9 @@ import builtins
 import json
 import operator
 import re
-from vcfg.records import field, record
 from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from vcfg.records import field, record
 
 if TYPE_CHECKING:
     from vcfg.catalog.envs import EnvsModule

@@ -26,7 +26,6 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.flags_eval import _StepLimit
@@ -54,6 +53,7 @@ from vcfg.catalog.flags_values import (
 )
 from vcfg.catalog.model import ConfigClass, Flag, Loc
 from vcfg.catalog.source import VllmSource
+from vcfg.records import field, record
 
 ARG_UTILS = "vllm/engine/arg_utils.py"
 #: ``sys.argv`` while the parser is built: a plain ``vllm serve MODEL`` (no ``--help``).

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.model import Flag
+from vcfg.records import field, record
 
 _ACTIONS = {
     "_StoreAction": "store",

@@ -14,7 +14,6 @@ import ast
 import copy
 import itertools
 import operator
-from vcfg.records import record
 from typing import Any, Callable, Optional
 
 from vcfg.catalog.flags_kwargs import KwargsRules, compute_kwargs
@@ -55,6 +54,7 @@ from vcfg.catalog.flags_values import (
     with_origin,
 )
 from vcfg.catalog.model import ConfigClass
+from vcfg.records import record
 
 _MAX_STEPS = 400_000
 

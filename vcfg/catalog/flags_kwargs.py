@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ast
 import re
-from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.flags_values import (
@@ -36,6 +35,7 @@ from vcfg.catalog.flags_values import (
     with_origin,
 )
 from vcfg.catalog.model import ConfigClass, ConfigField
+from vcfg.records import field, record
 
 _BUILTIN_HINTS = {"bool", "int", "float", "str", "None", "dict", "list", "set", "tuple"}
 

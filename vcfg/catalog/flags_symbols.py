@@ -11,10 +11,10 @@ and ``if TYPE_CHECKING:`` blocks are skipped in favour of their ``else`` branch 
 from __future__ import annotations
 
 import ast
-from vcfg.records import record
 from typing import Optional
 
 from vcfg.catalog.source import VllmSource
+from vcfg.records import record
 
 @record(frozen=True)
 class Binding:

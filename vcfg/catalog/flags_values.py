@@ -10,8 +10,9 @@ from __future__ import annotations
 import ast
 import copy
 import enum
-from vcfg.records import field, record
 from typing import Any, Optional
+
+from vcfg.records import field, record
 
 SUPPRESS = "==SUPPRESS=="  # argparse.SUPPRESS
 

@@ -32,37 +32,35 @@ def bundled_path(version: str):  # type: ignore[no-untyped-def]
     return store.BUNDLED_DIR / f"vllm-{version}.json"
 
 
+def _derived_file(label: str, path, text: str, check: bool) -> list[str]:  # type: ignore[no-untyped-def]
+    """Write ``text`` to ``path``, or with ``check`` only compare: ``[label]`` when stale."""
+    old = path.read_text(encoding="utf-8") if path.exists() else None
+    if check:
+        print(f"{label}: {'stale' if old != text else 'up to date'}", file=sys.stderr)
+        return [label] if old != text else []
+    path.write_text(text, encoding="utf-8")
+    print(f"{label}: wrote {path.name} ({len(text) // 1024} KiB)", file=sys.stderr)
+    return []
+
+
 def write_history(check: bool = False) -> list[str]:
     """The name index over every bundled catalog (vcfg/catalog/history.py)."""
     from vcfg.catalog import history
 
     store._load_path.cache_clear()
     text = history.dumps_index(history.build_index(store.load_exact(v) for v in BUNDLED_RELEASES))
-    path = history.INDEX_PATH
-    old = path.read_text(encoding="utf-8") if path.exists() else None
-    if check:
-        print(f"history index: {'stale' if old != text else 'up to date'}", file=sys.stderr)
-        return ["history"] if old != text else []
-    path.write_text(text, encoding="utf-8")
+    stale = _derived_file("history index", history.INDEX_PATH, text, check)
     history.load_index.cache_clear()
-    print(f"history index: wrote {path.name} ({len(text) // 1024} KiB)", file=sys.stderr)
-    return []
+    return stale
 
 
 def write_knowledge(check: bool = False) -> list[str]:
     """The bundled knowledge packs in their checked JSON form (vcfg/catalog/knowledge.py)."""
     from vcfg.catalog import knowledge
 
-    text = knowledge.bundled_json()
-    path = knowledge.BUNDLED_JSON
-    old = path.read_text(encoding="utf-8") if path.exists() else None
-    if check:
-        print(f"knowledge packs: {'stale' if old != text else 'up to date'}", file=sys.stderr)
-        return ["knowledge"] if old != text else []
-    path.write_text(text, encoding="utf-8")
+    stale = _derived_file("knowledge packs", knowledge.BUNDLED_JSON, knowledge.bundled_json(), check)
     knowledge._bundled_packs.cache_clear()
-    print(f"knowledge packs: wrote {path.name} ({len(text) // 1024} KiB)", file=sys.stderr)
-    return []
+    return stale
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,12 +14,12 @@ rules that ask "did release X have this?" work the same on either.
 from __future__ import annotations
 
 import json
-from vcfg.records import record
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from vcfg.catalog.model import Catalog
+from vcfg.records import record
 
 INDEX_PATH = Path(__file__).parent / "data" / "catalogs" / "history.json"
 KINDS = ("flag", "env", "config", "field", "connector", "extra_key")

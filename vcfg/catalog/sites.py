@@ -12,12 +12,12 @@ argument).  A site vLLM does not have in a release is simply absent.
 from __future__ import annotations
 
 import ast
-from vcfg.records import record
 from typing import Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, Connector, Loc, Site
 from vcfg.catalog.pyast import dotted
 from vcfg.catalog.source import VllmSource
+from vcfg.records import record
 
 ARG_UTILS = "vllm/engine/arg_utils.py"
 FACTORY = "vllm/distributed/kv_transfer/kv_connector/factory.py"

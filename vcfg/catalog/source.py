@@ -16,13 +16,13 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from vcfg.records import field, record
 from pathlib import Path
 from typing import Optional
 
 from vcfg.catalog.local import cache_dir
 from vcfg.catalog.local import normalise as _normalise
 from vcfg.errors import VcfgError
+from vcfg.records import field, record
 
 _VERSION_RE = re.compile(r"""(?:__version__|version)\s*(?::\s*str)?\s*=\s*['"]([^'"]+)['"]""")
 _RELEASE_RE = re.compile(r"^\d+\.\d+(\.\d+)?([.-]?(post|rc|a|b|dev)\d*)*$")

@@ -17,11 +17,11 @@ bundled, so the simpler rule is enough.
 from __future__ import annotations
 
 import re
-from vcfg.records import record
 from functools import lru_cache, total_ordering
 from typing import Callable
 
 from vcfg.errors import VcfgError
+from vcfg.records import record
 
 _VERSION_RE = re.compile(
     r"""^\s*v?

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from vcfg.records import record
 from typing import Literal, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.errors import VcfgError
+from vcfg.records import record
 
 Kind = Literal["flag", "env", "field", "config", "connector", "plugin_env", "rule"]
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-from vcfg.records import record
 from typing import Any, Optional
 
 import yaml
@@ -34,6 +33,7 @@ from vcfg.launch.model import (
     Unknown,
     Word,
 )
+from vcfg.records import record
 
 
 class _TextLoc:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import fnmatch
 import re
 import sys
-from vcfg.records import field, record
 from pathlib import Path
 from typing import Any, Optional
 
 from vcfg.errors import VcfgError
+from vcfg.records import field, record
 
 #: ``[tool.vcfg]``, ``[tool.vcfg.x]``, ``tool.vcfg.x = ...``, or ``vcfg = {...}`` /
 #: ``vcfg.x = ...`` under ``[tool]``: any way TOML can spell the table starts a line so.

@@ -17,12 +17,12 @@ holds and the ``unless`` condition is known not to.
 
 from __future__ import annotations
 
-from vcfg.records import record
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext, dspan
 from vcfg.lint.diagnostics import Diagnostic, Span
+from vcfg.records import record
 
 
 class _Unknown:

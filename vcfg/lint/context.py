@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.lint.config import LintConfig
 from vcfg.lint.diagnostics import Span
+from vcfg.records import field, record
 
 if TYPE_CHECKING:  # keep the import graph of the lint path small
     from vcfg.catalog.knowledge import Knowledge

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from typing import Any, Literal, Optional
+
+from vcfg.records import field, record
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}

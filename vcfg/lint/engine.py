@@ -8,7 +8,6 @@ catalog.  The summary always says which one was used.
 from __future__ import annotations
 
 import os
-from vcfg.records import field, record
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
@@ -18,6 +17,7 @@ from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
 from vcfg.lint.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
 from vcfg.lint.registry import rule_modules
+from vcfg.records import field, record
 
 SCRIPT_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ""}
 YAML_SUFFIXES = {".yaml", ".yml"}

@@ -9,10 +9,10 @@ pairs, port collisions).
 
 from __future__ import annotations
 
-from vcfg.records import record
 from typing import Literal, Optional
 
 from vcfg.lint.diagnostics import Diagnostic, Fix, Severity, Span
+from vcfg.records import record
 
 Scope = Literal["launch", "file", "run"]
 

@@ -12,11 +12,11 @@ It ranks by memory capacity, not by measured speed.
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from typing import Optional
 
 from vcfg.plan import memory
 from vcfg.plan.model_facts import ModelFacts
+from vcfg.records import field, record
 
 
 @record(frozen=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import math
-from vcfg.records import field, record
 from pathlib import Path
 from typing import Any, Optional
 
 from vcfg.errors import VcfgError
+from vcfg.records import field, record
 
 # Keys vLLM looks at for the model's length limit, smallest wins
 # (vllm/transformers_utils/model_arch_config_convertor.py:374-396, 0.33.0).

@@ -9,11 +9,11 @@ requested draft; `vcfg.schema.common.dumps` writes it.
 from __future__ import annotations
 
 import difflib
-from vcfg.records import record
 from typing import Any, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.errors import VcfgError
+from vcfg.records import record
 from vcfg.schema import common as c
 from vcfg.schema.configs import KV_TRANSFER_CLASS, class_schema
 from vcfg.schema.context import Context

@@ -4,10 +4,10 @@ options, optional knowledge packs and optional run-time help texts; and the
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from typing import Any, Optional
 
 from vcfg.catalog.model import Catalog
+from vcfg.records import field, record
 from vcfg.schema.history import History
 
 try:  # knowledge packs are optional: schemas work from the catalog alone

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import os
 import re
-from vcfg.records import field, record
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from vcfg.errors import VcfgError
+from vcfg.records import field, record
 from vcfg.schema import common as c
 
 MODELINE_RE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S*)\s*$")

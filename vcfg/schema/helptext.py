@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import ast
 import inspect
-from vcfg.records import field, record
 from typing import Optional
 
 from vcfg.catalog.model import ConfigField, EnvVar, Flag
 from vcfg.catalog.source import VllmSource
+from vcfg.records import field, record
 
 
 @record

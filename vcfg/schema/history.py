@@ -8,11 +8,11 @@ is not claimed either way.
 
 from __future__ import annotations
 
-from vcfg.records import field, record
 from typing import Iterable, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.catalog.store import version_key
+from vcfg.records import field, record
 
 
 @record

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-from vcfg.records import record
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.model import Catalog, ConfigClass, ConfigField
@@ -21,6 +20,7 @@ from vcfg.lint.context import LaunchContext, Target
 from vcfg.lint.diagnostics import Span
 from vcfg.lint.rules._args import json_options, key_span_of, parsed, value_span_of
 from vcfg.lint.rules._util import first_absent_since, first_present_after
+from vcfg.records import record
 
 # KVTransferConfig's field names (config/kv_transfer.py:57-88 @0.33.0, unchanged since 0.10)
 KV_CLASS = "KVTransferConfig"

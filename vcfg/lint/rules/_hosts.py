@@ -16,12 +16,12 @@ background and the loop body stops nothing.  Launches of different files overlap
 
 from __future__ import annotations
 
-from vcfg.records import record
 from functools import lru_cache
 from typing import Any, Iterator, Optional
 
 from vcfg.lint.constraints import UNKNOWN, option
 from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.records import record
 
 WILDCARD = "*"
 LOOPBACK = "loopback"

@@ -3,12 +3,12 @@ pack facts about it, and the side of a disaggregated pair the role can play."""
 
 from __future__ import annotations
 
-from vcfg.records import record
 from typing import Any, Optional
 
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.diagnostics import Span
 from vcfg.lint.rules._args import kv_transfer, value_span_of
+from vcfg.records import record
 
 
 @record(frozen=True)

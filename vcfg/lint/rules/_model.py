@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-from vcfg.records import record
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
@@ -22,6 +21,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.lint.diagnostics import Span
 from vcfg.lint.rules._args import span
 from vcfg.plan.model_facts import ModelFacts
+from vcfg.records import record
 
 # The config keys vLLM reads the expert count from (vllm/transformers_utils/config.py:64-69,
 # 0.33.0), plus per-layer block_configs (model_arch_config_convertor.py:159-190).

@@ -3,13 +3,13 @@ to, which files form one deployment, and the prefill/decode pairs to compare."""
 
 from __future__ import annotations
 
-from vcfg.records import record
 from typing import Optional
 
 from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.lint.rules._hosts import LOOPBACK, WILDCARD, address, cached, proxies, serves, specific_host
 from vcfg.lint.rules._kv import kv, side_of
 from vcfg.lint.rules._ports import http_ports, upstream_endpoint
+from vcfg.records import record
 
 
 def _servers_at(run: RunContext) -> dict[tuple[str, str, int], list[LaunchContext]]:

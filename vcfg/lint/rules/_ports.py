@@ -4,7 +4,6 @@ GPUs it uses, and where a proxy's upstreams point."""
 from __future__ import annotations
 
 import re
-from vcfg.records import record
 from typing import Any, Optional
 
 from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
@@ -13,6 +12,7 @@ from vcfg.lint.diagnostics import Span
 from vcfg.lint.rules._args import span, value_span_of
 from vcfg.lint.rules._hosts import WILDCARD, address, cached, elsewhere, http_host, serves
 from vcfg.lint.rules._kv import facts, kv_all, port_number
+from vcfg.records import record
 
 
 @record(frozen=True)
