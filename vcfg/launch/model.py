@@ -536,6 +536,10 @@ class LaunchPlan:
     written_files: tuple[WrittenFile, ...] = ()
     #: "bash" for scripts, "yaml" for manifests, "serve-config" for --config files.
     source_kind: str = "bash"
+    #: branches, loops and stop commands (`vcfg.launch.shape.Shape`), for a script
+    #: that starts two or more launches, one of them in the background: what tells
+    #: whether they run at the same time.  None otherwise.
+    shape: Optional[Any] = None
 
     def launches(self, kind: str = SERVE) -> list[Invocation]:
         return [i for i in self.invocations if i.kind == kind]

@@ -2906,6 +2906,7 @@ def parse_script(
         k = data.index(b"\x00")
         problems.append(ParseProblem("encoding", "NUL byte: this looks like a binary file", li.span(k, k + 1)))
     interp = _Interp(data, path, environ, args, li)
+    root = None
     try:
         tree = _ts_parse(data)
         root = tree.root_node
@@ -2917,6 +2918,14 @@ def parse_script(
         problems.append(ParseProblem("internal", f"vcfg could not analyse this script: {type(e).__name__}: {e}",
                                      li.span(0, 0)))
     problems.extend(interp.problems)
+    shape = None
+    if root is not None and len(interp.invocations) >= 2 and any(i.background for i in interp.invocations):
+        from vcfg.launch.shape import script_shape
+
+        try:
+            shape = script_shape(root, data)
+        except Exception:  # noqa: BLE001 - no shape: every launch counts as unconditional
+            shape = None
     seen: set[tuple[str, int]] = set()
     unique = []
     for p in problems:
@@ -2932,6 +2941,7 @@ def parse_script(
         problems=tuple(problems),
         written_files=tuple(interp.written),
         source_kind="bash",
+        shape=shape,
     )
 
 

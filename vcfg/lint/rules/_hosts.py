@@ -16,12 +16,11 @@ background and the loop body stops nothing.  Launches of different files overlap
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Iterator, Optional
 
+from vcfg.launch.shape import Shape
 from vcfg.lint.constraints import UNKNOWN, option
 from vcfg.lint.context import LaunchContext, RunContext
-from vcfg.records import record
 
 WILDCARD = "*"
 LOOPBACK = "loopback"
@@ -119,73 +118,17 @@ def same_host(a: LaunchContext, b: LaunchContext) -> bool:
     return bool(ha and hb and ha == hb)
 
 
-@record(frozen=True)
-class _Shape:
-    """Control structure of a script: branches, loop bodies, stop commands."""
-
-    #: (start, end, node start, branch id) of every if/case branch
-    branches: tuple[tuple[int, int, int, str], ...] = ()
-    loops: tuple[tuple[int, int], ...] = ()
-    #: byte offsets of kill / wait / pkill / killall outside function bodies
-    stops: tuple[int, ...] = ()
+_NO_SHAPE = Shape()
 
 
-_STOPS = {"kill", "wait", "pkill", "killall"}
-_LOOPS = {"for_statement", "c_style_for_statement", "while_statement"}
+def _shape_of(lc: LaunchContext) -> Shape:
+    """The script's branches, loops and stop commands, read by the shell front end
+    (`vcfg.launch.shape`); none for other files (every launch unconditional)."""
+    shape = lc.file.plan.shape
+    return shape if shape is not None else _NO_SHAPE
 
 
-@lru_cache(maxsize=64)
-def _shape(source_kind: str, text: str) -> _Shape:
-    if source_kind != "bash" or not text:
-        return _Shape()
-    try:
-        from vcfg.launch.shell import parse_tree  # safe for any bytes (tree-sitter can crash)
-
-        data = text.encode("utf-8", "surrogateescape")
-        root = parse_tree(data).root_node
-    except Exception:  # noqa: BLE001 - no shape: every launch is unconditional
-        return _Shape()
-    branches: list[tuple[int, int, int, str]] = []
-    loops: list[tuple[int, int]] = []
-    stops: list[int] = []
-    stack = [(root, False)]
-    while stack:
-        node, in_func = stack.pop()
-        t = node.type
-        if t == "if_statement":
-            after_then = False
-            for ch in node.children:
-                if not ch.is_named:
-                    if ch.type == "then":
-                        after_then = True
-                    continue
-                if ch.type in ("elif_clause", "else_clause"):
-                    branches.append((ch.start_byte, ch.end_byte, node.start_byte, f"{ch.type}@{ch.start_byte}"))
-                elif after_then:
-                    branches.append((ch.start_byte, ch.end_byte, node.start_byte, "then"))
-        elif t == "case_statement":
-            for ch in node.children:
-                if ch.type == "case_item":
-                    branches.append((ch.start_byte, ch.end_byte, node.start_byte, f"item@{ch.start_byte}"))
-        elif t in _LOOPS:
-            body = node.child_by_field_name("body")
-            if body is not None:
-                loops.append((body.start_byte, body.end_byte))
-        elif t == "command" and not in_func:
-            name = node.child_by_field_name("name")
-            word = data[name.start_byte:name.end_byte].decode("utf-8", "replace") if name is not None else ""
-            if word.rsplit("/", 1)[-1] in _STOPS:
-                stops.append(node.start_byte)
-        func = in_func or t == "function_definition"
-        stack.extend((ch, func) for ch in node.children if ch.is_named)
-    return _Shape(tuple(branches), tuple(loops), tuple(sorted(stops)))
-
-
-def _shape_of(lc: LaunchContext) -> _Shape:
-    return _shape(lc.file.plan.source_kind, lc.file.text)
-
-
-def _exclusive(shape: _Shape, a: int, b: int) -> bool:
+def _exclusive(shape: Shape, a: int, b: int) -> bool:
     """Whether offsets a and b sit in two different branches of one if/case."""
     pa = {node: bid for s, e, node, bid in shape.branches if s <= a < e}
     for s, e, node, bid in shape.branches:
