@@ -103,3 +103,28 @@ def test_yaml_serve_config_is_reported_under_the_path_given_and_read_once(tmp_pa
     lines = capsys.readouterr().out.splitlines()[:-1]
     assert lines and all(line.startswith(f"{src.name}:") for line in lines)
     assert calls == [src.name]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.one_of(
+    st.sampled_from([o.name for o in OPTIONS] + ["-h", "--", "-", "--format=json", "--select=VC0", "x.sh"]),
+    st.text(max_size=12),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_WORDS, max_size=6))
+def test_any_argv_gives_an_exit_code_never_a_traceback(tmp_path_factory, argv):
+    import contextlib
+    import io
+
+    cwd = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("argv"))
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            code = run(argv)
+    finally:
+        os.chdir(cwd)
+    assert code in (0, 1, 2) and "Traceback" not in err.getvalue()
