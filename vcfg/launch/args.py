@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 from vcfg.launch.model import SERVE, Hole, Invocation, LaunchPlan, Run, Span, Word, join_spans
 from vcfg.records import field, record, tuple_record
 
-if TYPE_CHECKING:  # pragma: no cover - pydantic is not imported at run time here
+if TYPE_CHECKING:  # pragma: no cover - for annotations only
     from vcfg.catalog.model import Catalog, Flag
 
 

@@ -15,7 +15,7 @@ construct that may change things vcfg cannot see (``source``, ``eval`` of an
 unknown string) is recorded as an `Unknown` on the plan and on every launch it
 may affect.
 
-Nothing here imports pydantic, dataclasses or tree-sitter: every value is an
+Nothing here imports tree-sitter: every value is an
 immutable named tuple (``vcfg.records.tuple_record``), cheap to import and to build.
 """
 
