@@ -484,3 +484,71 @@ def test_vc305_user_pain_sketch_alone(tmp_path):
     # identical upstreams need no server in the run to be wrong
     text = "python3 toy_proxy_server.py --prefiller-ports 20002 --decoder-ports 20002\n"
     assert lint(tmp_path, text) == [("VC305", 1, col(text, 1, "20002", 2))]
+
+
+# --------------------------------------------------------------------------- pack-driven facts
+
+ACME_PD_PACK = """
+[[connector]]
+name = "AcmeConnector"
+versions = ">=0.10"
+same_across_pd = ["max_num_seqs"]
+sources = ["acme-corp/vllm-acme:acme/connector.py"]
+
+[[connector.roles]]
+prefill = ["kv_producer"]
+decode = ["kv_consumer"]
+
+[[connector.keys]]
+name = "api_port"
+equals_option = "port"
+
+[[connector.ports]]
+name = "sender"
+base = "extra:sender_port"
+default = 7000
+unbound_roles = ["kv_consumer"]
+unbound_with_key = "external_sender"
+
+[[connector.ports]]
+name = "store (client side)"
+base = "extra:store_port"
+default = 7100
+connects_only = true
+"""
+
+
+def _acme(role: str, extra: str) -> str:
+    return (f"'{{\"kv_connector\":\"AcmeConnector\",\"kv_role\":\"{role}\","
+            f"\"kv_connector_extra_config\":{{{extra}}}}}'")
+
+
+def test_a_user_pack_teaches_the_run_rules(tmp_path):
+    """same_across_pd (VC303), equals_option (VC304), unbound_roles / unbound_with_key /
+    connects_only (VC302) are pack data: a connector vcfg does not know gets them all."""
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "acme.toml").write_text(ACME_PD_PACK)
+    text = (
+        f"CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8100 --max-num-seqs 64 "
+        f"--kv-transfer-config {_acme('kv_producer', '')} &\n"
+        # a second producer on the same host: its sender port collides, unless external
+        f"CUDA_VISIBLE_DEVICES=1 vllm serve m --port 8101 --max-num-seqs 64 "
+        f"--kv-transfer-config {_acme('kv_producer', '')} &\n"
+        f"CUDA_VISIBLE_DEVICES=2 vllm serve m --port 8102 --max-num-seqs 64 "
+        f"--kv-transfer-config {_acme('kv_producer', chr(34) + 'external_sender' + chr(34) + ':1')} &\n"
+        # consumers bind no sender port; the store port is only connected to
+        f"CUDA_VISIBLE_DEVICES=3 vllm serve m --port 8200 --max-num-seqs 32 "
+        f"--kv-transfer-config {_acme('kv_consumer', chr(34) + 'api_port' + chr(34) + ':8201')} &\n"
+        f"CUDA_VISIBLE_DEVICES=4 vllm serve m --port 8300 --max-num-seqs 64 "
+        f"--kv-transfer-config {_acme('kv_consumer', '')} &\n"
+    )
+    (tmp_path / "run.sh").write_text(text)
+    res = lint_paths([str(tmp_path / "run.sh")], "0.33.0", knowledge_dirs=[packs])
+    assert not res.internal_errors
+    got = sorted((d.code, d.span.line) for d in res.diagnostics if d.code in CODES)
+    assert ("VC302", 2) in got and ("VC302", 3) not in got  # the external sender binds nothing
+    assert not [g for g in got if g[0] == "VC302" and g[1] >= 4]  # consumers: no sender, no store
+    assert ("VC304", 4) in got  # api_port 8201 is not --port 8200
+    assert ("VC303", 4) in got  # max_num_seqs 32 on a decode instance, 64 on the prefills
+    assert ("VC303", 5) not in got

@@ -181,6 +181,9 @@ class KeyFact(_OptionallyVersioned):
     case_sensitive: bool = True
     #: two instances on one host must not share the value
     unique_per_host: bool = False
+    #: the vLLM option (its dest, e.g. "port") whose value this key must equal on the
+    #: same instance
+    equals_option: Optional[str] = None
     note: str = ""
 
 
@@ -205,6 +208,12 @@ class PortFact(_OptionallyVersioned):
     offset: PortOffset = "none"
     #: which address it binds: e.g. "0.0.0.0", "env:VLLM_HOST_IP", "env:VLLM_NIXL_SIDE_CHANNEL_HOST"
     host: Optional[str] = None
+    #: the connector connects to this port (a server elsewhere); it does not bind it
+    connects_only: bool = False
+    #: roles whose instances do not bind it
+    unbound_roles: list[KVRole] = field(default_factory=list)
+    #: an extra-config key whose presence means the port is not bound
+    unbound_with_key: Optional[str] = None
     note: str = ""
 
 
@@ -238,6 +247,12 @@ class ConnectorFacts(_Versioned):
     python_packages: list[PythonPackage] = field(default_factory=list)
     #: each inner list: at least one of these environment variables must be set
     env_any_of: list[list[str]] = field(default_factory=list)
+    #: vLLM options (dests) that its prefill and decode instances must set alike, beyond
+    #: those every disaggregating connector needs alike (model, block size, KV dtype)
+    same_across_pd: list[str] = field(default_factory=list)
+    #: KVTransferConfig fields it reads beyond kv_connector and kv_role, where the
+    #: config has fields only some connectors read (kv_buffer_size)
+    reads_fields: list[str] = field(default_factory=list)
     note: str = ""
 
     def key(self, name: str) -> Optional[KeyFact]:

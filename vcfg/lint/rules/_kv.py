@@ -90,12 +90,6 @@ def fmt_roles(roles: Any) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-#: Connectors whose prefill and decode instances must run the same tensor-parallel
-#: size (not yet a knowledge-pack field; connectors.toml says it in the
-#: P2pNcclConnector note): 0.20.0 v1/p2p/p2p_nccl_connector.py:521.
-EQUAL_TP = frozenset({"P2pNcclConnector"})
-
-
 def side_of(lc: LaunchContext) -> Optional[tuple[str, set[str]]]:
     """(connector, the sides its kv_role can play: "prefill", "decode") for a serve
     launch of a disaggregating connector; None otherwise."""

@@ -28,21 +28,6 @@ class Listener:
     default: bool = False
 
 
-#: Port facts the knowledge pack format cannot state yet (PortFact has no role or
-#: condition fields): which roles do not bind the port, and the extra-config key whose
-#: presence means the port is not bound.  Keyed by (connector, port name).
-_NOT_BOUND_BY_ROLE = {
-    # 0.13.0 v1/mooncake_connector.py:724 (a consumer registers no sender socket)
-    ("MooncakeConnector", "side channel per TP worker"): {"kv_consumer"},
-    # 0.16.0 v1/mooncake/mooncake_connector.py:507, 0.33.0 :1328 (bootstrap on non-consumers)
-    ("MooncakeConnector", "bootstrap server"): {"kv_consumer"},
-}
-_NOT_BOUND_WITH_KEY = {
-    # 0.33.0 v1/mooncake/mooncake_connector.py:3058 (an outside bootstrap server)
-    ("MooncakeConnector", "bootstrap server"): "bootstrap_server_address",
-}
-
-
 def http_listener(lc: LaunchContext) -> Optional[Listener]:
     """The API server of a serve launch (none with --headless) or a proxy's --port; None
     when unknown, or when it listens in a container or on another machine."""
@@ -145,10 +130,7 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
         extra = k.doc.get("kv_connector_extra_config")
         extra = extra if isinstance(extra, dict) else {}
         for pf in f.ports:
-            key = (f.name, pf.name)
-            if "client" in pf.name.lower() or k.role in _NOT_BOUND_BY_ROLE.get(key, ()):
-                continue
-            if _NOT_BOUND_WITH_KEY.get(key) in extra:
+            if pf.connects_only or k.role in pf.unbound_roles or (pf.unbound_with_key or "") in extra:
                 continue
             src, _, base_key = pf.base.partition(":")
             conn_at = value_span_of(lc, k.ov, *k.path, "kv_connector")

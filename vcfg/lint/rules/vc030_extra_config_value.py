@@ -39,10 +39,10 @@ RULE = Rule(
     ),
 )
 
-#: connectors that read the top-level kv_buffer_size: P2pNcclEngine keeps received KV
-#: on the GPU up to that many bytes (p2p_nccl_engine.py:172, 260-300 @0.20.0)
+#: the top-level field whose value is judged for the connectors whose knowledge facts
+#: list it in ``reads_fields`` (P2pNcclEngine keeps received KV on the GPU up to that
+#: many bytes: p2p_nccl_engine.py:172, 260-300 @0.20.0)
 BUFFER_SIZE = "kv_buffer_size"
-BUFFER_SIZE_READERS = frozenset({"P2pNcclConnector"})
 #: P2pNcclEngine's send_type when absent (p2p_nccl_engine.py:150 @0.20.0)
 _SEND_TYPE_DEFAULT = "PUT_ASYNC"
 _LOW, _HIGH = 1e6, 1e12
@@ -63,7 +63,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             d = d or _by_conversion(lc, obj, name, key, v, coerce.get(key))
             if d is not None:
                 yield d
-        if name in BUFFER_SIZE_READERS:
+        if facts is not None and BUFFER_SIZE in facts.reads_fields:
             yield from _buffer_size(lc, obj, extra)
 
 

@@ -75,20 +75,27 @@ def _opt(dest: str, given: bool) -> Any:
     return read
 
 
-#: (reader, connectors it applies to: None for all)
-_CHECKS = (
-    (_model, None),
-    (_opt("tensor_parallel_size", given=False), _kv.EQUAL_TP),
-    (_opt("block_size", given=True), None),
-    (_opt("kv_cache_dtype", given=True), None),
+#: what both sides of every disaggregating connector must agree on, as (what, reader)
+_ALWAYS = (
+    ("model", _model),
+    ("block_size", _opt("block_size", given=True)),
+    ("kv_cache_dtype", _opt("kv_cache_dtype", given=True)),
 )
 
 
+def _checks(lc: LaunchContext, name: str) -> tuple[tuple[str, Any], ...]:
+    """`_ALWAYS`, and the options the connector's knowledge facts list in
+    ``same_across_pd`` (defaults count: what matters is the value each side runs)."""
+    facts = _kv.facts(lc, name)
+    more = tuple((dest, _opt(dest, given=False)) for dest in (facts.same_across_pd if facts else ()))
+    return _ALWAYS + more
+
+
 def check(run: RunContext) -> Iterator[Diagnostic]:
-    seen: set[tuple[int, int]] = set()
+    seen: set[tuple[int, str]] = set()
     for p, d, name in _pd.pd_pairs(run):
-        for i, (read, only) in enumerate(_CHECKS):
-            if (only is not None and name not in only) or (id(d), i) in seen:
+        for what, read in _checks(d, name):
+            if (id(d), what) in seen:
                 continue
             a, b = read(p), read(d)
             if a is None or b is None or a.value == b.value:
@@ -98,7 +105,7 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
                 else (p, a, b, d, "decode")
             if mine.at is None:
                 continue
-            seen.add((id(d), i))
+            seen.add((id(d), what))
             default = "" if theirs.at is not None else " (the default)"
             yield RULE.diag(
                 mine.at,

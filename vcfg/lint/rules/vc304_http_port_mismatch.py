@@ -35,28 +35,28 @@ RULE = Rule(
     ),
 )
 
-#: The extra-config key that must equal `--port` (connectors.toml notes on P2pNcclConnector
-#: 0.20.0 p2p_nccl_engine.py:110 and MoRIIOConnector 0.33.0 moriio_common.py:396); the
-#: connectors it applies to are the ones whose knowledge facts list the key.
-_KEY = "http_port"
-
-
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    """Each extra-config key whose knowledge fact says ``equals_option = "port"``
+    (P2pNcclConnector's and MoRIIOConnector's ``http_port``, in connectors.toml)."""
     if lc.inv.kind != "serve":
         return
     for k in _kv.kv_all(lc):
         f = _kv.facts(lc, k.name)
         extra = k.doc.get("kv_connector_extra_config")
-        if f is None or f.key(_KEY) is None or not isinstance(extra, dict) or _KEY not in extra:
+        if f is None or not isinstance(extra, dict):
             continue
-        announced = _kv.port_number(extra[_KEY])
-        port, ov = option(lc, "port")
-        actual = _kv.port_number(port) if port is not UNKNOWN else None
-        if announced is None or actual is None or announced == actual:
-            continue
-        given = f"`--port` {actual}" if ov is not None else f"the default `--port` {actual}"
-        yield RULE.diag(
-            value_span_of(lc, k.ov, *k.path, "kv_connector_extra_config", _KEY),
-            f"`{_KEY}` {announced} is not this instance's port: it listens on {given}",
-            help=f"set `{_KEY}` to {actual}: the proxy sends this instance's requests to `{_KEY}`",
-        )
+        for fact in f.keys:
+            key = fact.name
+            if fact.equals_option != "port" or key not in extra:
+                continue
+            announced = _kv.port_number(extra[key])
+            port, ov = option(lc, "port")
+            actual = _kv.port_number(port) if port is not UNKNOWN else None
+            if announced is None or actual is None or announced == actual:
+                continue
+            given = f"`--port` {actual}" if ov is not None else f"the default `--port` {actual}"
+            yield RULE.diag(
+                value_span_of(lc, k.ov, *k.path, "kv_connector_extra_config", key),
+                f"`{key}` {announced} is not this instance's port: it listens on {given}",
+                help=f"set `{key}` to {actual}: the proxy sends this instance's requests to `{key}`",
+            )
