@@ -508,3 +508,31 @@ def test_key_written_with_escaped_quotes_is_underlined_exactly(tmp_path):
         "kv_bufer_size",
         "kv_bufer_size",
     ]
+
+
+@pytest.mark.parametrize(
+    "version, extra, flagged",
+    [
+        # a spec module the user names reads keys vcfg cannot see
+        ("0.33.0", '"spec_name":"MySpec","spec_module_path":"my.spec","my_knob":1', []),
+        ("0.33.0", '"spec_name":"CPUOffloadingSpec","cpu_bytes_to_use":8000000000,"my_knob":1', ["my_knob"]),
+    ],
+)
+def test_offloading_spec_module_keys_are_not_judged(tmp_path, version, extra, flagged):
+    text = kv('{"kv_connector":"OffloadingConnector","kv_role":"kv_both","kv_connector_extra_config":{' + extra + "}}")
+    assert [(d.code, d.span.column) for d in lint(tmp_path, text, version) if d.code == "VC028"] == [
+        ("VC028", col(text, f'{k}"')) for k in flagged
+    ]
+
+
+def test_lmcache_keys_before_use_native_existed_all_go_to_lmcache(tmp_path):
+    text = kv('{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both","kv_connector_extra_config":'
+              '{"use_native":true,"anything":1}}')
+    assert [d.code for d in lint(tmp_path, text, "0.10.2") if d.code == "VC028"] == []
+    assert [d.code for d in lint(tmp_path, text, "0.33.0") if d.code == "VC028"] == ["VC028"]
+
+
+def test_lmcache_mp_namespace_is_lmcaches(tmp_path):
+    text = kv('{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both","kv_connector_extra_config":'
+              '{"lmcache.mp.port":5555,"lmcache.anything":1}}')
+    assert [d.code for d in lint(tmp_path, text, "0.33.0") if d.code == "VC028"] == []

@@ -218,6 +218,28 @@ class PortFact(_OptionallyVersioned):
 
 
 @record(frozen=True)
+class ForwardedKeys(_OptionallyVersioned):
+    """Extra-config keys a connector hands to code outside vLLM's source (an external
+    package, a module the user names), which vcfg therefore cannot judge."""
+
+    #: the keys starting with it; every key when absent
+    prefix: Optional[str] = None
+    #: only while this extra-config key has a true value
+    when_key: Optional[str] = None
+    #: not while this extra-config key has a true value
+    unless_key: Optional[str] = None
+    note: str = ""
+
+    def covers(self, key: str, extra: dict[str, Any]) -> bool:
+        """Whether ``key`` of the extra config ``extra`` is read outside vLLM."""
+        if self.when_key is not None and not extra.get(self.when_key):
+            return False
+        if self.unless_key is not None and extra.get(self.unless_key):
+            return False
+        return self.prefix is None or key.startswith(self.prefix)
+
+
+@record(frozen=True)
 class PythonPackage(_Model):
     #: the name a connector imports
     import_name: str
@@ -253,18 +275,21 @@ class ConnectorFacts(_Versioned):
     #: KVTransferConfig fields it reads beyond kv_connector and kv_role, where the
     #: config has fields only some connectors read (kv_buffer_size)
     reads_fields: list[str] = field(default_factory=list)
+    #: extra-config keys read outside vLLM's source
+    forwarded: list[ForwardedKeys] = field(default_factory=list)
     note: str = ""
 
     def key(self, name: str) -> Optional[KeyFact]:
         return next((k for k in self.keys if k.name == name), None)
 
     def for_version(self, version: Optional[str]) -> "ConnectorFacts":
-        """A copy holding only the roles, keys and ports that hold for ``version``."""
+        """A copy holding only the roles, keys, ports and forwarded keys that hold for ``version``."""
         return replace(
             self,
             roles=[r for r in self.roles if r.holds_for(version)],
             keys=[k for k in self.keys if k.holds_for(version)],
             ports=[p for p in self.ports if p.holds_for(version)],
+            forwarded=[f for f in self.forwarded if f.holds_for(version)],
         )
 
 

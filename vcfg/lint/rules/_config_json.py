@@ -382,35 +382,6 @@ def judged_connector(lc: LaunchContext, obj: ConfigObject) -> Optional[str]:
     return name if lc.catalog.connector(name) is not None else None
 
 
-def _lmcache_external(extra: dict[str, Any], known: set[str]) -> Callable[[str], bool]:
-    # LMCacheConnectorV1 hands the whole config to the lmcache package unless
-    # use_native is truthy (lmcache_connector.py:88-102 @0.33.0; no use_native key
-    # before 0.11.2: always external); the native adapter forwards every "lmcache."
-    # key to LMCache (lmcache_integration/vllm_v1_adapter.py:589-603 @0.33.0).
-    native = "use_native" in known and bool(extra.get("use_native"))
-    return (lambda k: k.startswith("lmcache.")) if native else (lambda k: True)
-
-
-def _lmcache_prefix(extra: dict[str, Any], known: set[str]) -> Callable[[str], bool]:
-    # the "lmcache." namespace belongs to LMCache (lmcache_mp_connector.py:481-493 @0.33.0)
-    return lambda k: k.startswith("lmcache.")
-
-
-def _offloading_spec(extra: dict[str, Any], known: set[str]) -> Callable[[str], bool]:
-    # a spec loaded from spec_module_path reads keys vcfg cannot see
-    # (v1/kv_offload/factory.py:31-36 @0.33.0)
-    custom = extra.get("spec_module_path") is not None
-    return lambda k: custom
-
-
-#: connectors some of whose extra-config keys are read outside vLLM's source
-FORWARDED: dict[str, Callable[[dict[str, Any], set[str]], Callable[[str], bool]]] = {
-    "LMCacheConnectorV1": _lmcache_external,
-    "LMCacheMPConnector": _lmcache_prefix,
-    "OffloadingConnector": _offloading_spec,
-}
-
-
 @record(frozen=True)
 class ExtraKeys:
     """What vcfg knows about the extra-config keys of one connector in one release."""
@@ -432,8 +403,11 @@ def extra_keys(lc: LaunchContext, name: str, extra: dict[str, Any]) -> Optional[
     names = {k.name for k in conn.extra_keys}
     if facts is not None:
         names |= {k.name for k in facts.keys}
-    make = FORWARDED.get(name)
-    forwarded = make(extra, names) if make is not None else (lambda k: False)
+    rules = facts.forwarded if facts is not None else []
+
+    def forwarded(key: str) -> bool:
+        return any(r.covers(key, extra) for r in rules)
+
     if name in CHILD_LISTS:
         names.add(CHILD_LISTS[name])
     return ExtraKeys(names, forwarded, facts)
