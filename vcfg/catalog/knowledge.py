@@ -277,6 +277,9 @@ class ConnectorFacts(_Versioned):
     reads_fields: list[str] = field(default_factory=list)
     #: extra-config keys read outside vLLM's source
     forwarded: list[ForwardedKeys] = field(default_factory=list)
+    #: the extra-config key listing child KV transfer configs, each built like a
+    #: top-level one when the connector is (MultiConnector's "connectors")
+    child_configs: Optional[str] = None
     note: str = ""
 
     def key(self, name: str) -> Optional[KeyFact]:

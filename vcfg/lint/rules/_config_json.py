@@ -15,7 +15,7 @@ import math
 import re
 from typing import Any, Callable, Iterator, Optional
 
-from vcfg.catalog.model import Catalog, ConfigClass, ConfigField
+from vcfg.catalog.model import ConfigClass, ConfigField
 from vcfg.lint.context import LaunchContext, Target
 from vcfg.lint.diagnostics import Span
 from vcfg.lint.rules._args import json_options, key_span_of, parsed, value_span_of
@@ -28,11 +28,6 @@ CONNECTOR = "kv_connector"
 ROLE = "kv_role"
 EXTRA = "kv_connector_extra_config"
 MODULE_PATH = "kv_connector_module_path"
-
-#: connectors whose extra config lists child KVTransferConfigs: MultiConnector builds
-#: each as ``KVTransferConfig(**child, engine_id=...)`` (multi_connector.py:236-258
-#: @0.33.0, 147-154 @0.13.0), so each child is checked like a top-level value.
-CHILD_LISTS = {"MultiConnector": "connectors"}
 
 #: ``--kv-offloading-size`` makes vLLM pick the connector itself and fill
 #: cpu_bytes_to_use (config/vllm.py:1151-1185 @0.33.0): connector checks stand down.
@@ -78,13 +73,23 @@ def config_objects(lc: LaunchContext) -> list[ConfigObject]:
     if memo is None:
         memo = []
         for ov, cls in json_options(lc):
-            memo.extend(_walk(lc.catalog, ov, cls, (), ov.json.value, False, 0))
+            memo.extend(_walk(lc, ov, cls, (), ov.json.value, False, 0))
         lc.__dict__["_vcfg_config_objects"] = memo
     return memo
 
 
-def _walk(cat: Catalog, ov: Any, cls: ConfigClass, path: tuple[Any, ...], value: dict[str, Any],
+def child_list_key(lc: LaunchContext, connector: Any) -> Optional[str]:
+    """The extra-config key of ``connector`` that lists child KV transfer configs, each
+    checked like a top-level value (``child_configs`` in the knowledge packs)."""
+    if not isinstance(connector, str) or lc.catalog.connector(connector) is None:
+        return None
+    facts = lc.target.knowledge.connector_facts(connector, lc.target.version)
+    return facts.child_configs if facts is not None else None
+
+
+def _walk(lc: LaunchContext, ov: Any, cls: ConfigClass, path: tuple[Any, ...], value: dict[str, Any],
           child: bool, depth: int) -> Iterator[ConfigObject]:
+    cat = lc.catalog
     if depth > _MAX_DEPTH:
         return
     yield ConfigObject(ov, cls, path, value, child)
@@ -94,17 +99,16 @@ def _walk(cat: Catalog, ov: Any, cls: ConfigClass, path: tuple[Any, ...], value:
             continue
         sub = cat.config(f.nested or "")
         if sub is not None:
-            yield from _walk(cat, ov, sub, path + (key,), v, child, depth + 1)
+            yield from _walk(lc, ov, sub, path + (key,), v, child, depth + 1)
     if cls.name == KV_CLASS and not has_module_path(value):
-        conn = value.get(CONNECTOR)
-        list_key = CHILD_LISTS.get(conn) if isinstance(conn, str) else None
+        list_key = child_list_key(lc, value.get(CONNECTOR))
         extra = value.get(EXTRA)
-        if list_key and cat.connector(conn) is not None and isinstance(extra, dict):
+        if list_key and isinstance(extra, dict):
             children = extra.get(list_key)
             if isinstance(children, list):
                 for i, c in enumerate(children):
                     if isinstance(c, dict):
-                        yield from _walk(cat, ov, cls, path + (EXTRA, list_key, i), c, True, depth + 1)
+                        yield from _walk(lc, ov, cls, path + (EXTRA, list_key, i), c, True, depth + 1)
 
 
 def nested_only(f: ConfigField) -> bool:
@@ -408,8 +412,8 @@ def extra_keys(lc: LaunchContext, name: str, extra: dict[str, Any]) -> Optional[
     def forwarded(key: str) -> bool:
         return any(r.covers(key, extra) for r in rules)
 
-    if name in CHILD_LISTS:
-        names.add(CHILD_LISTS[name])
+    if facts is not None and facts.child_configs:
+        names.add(facts.child_configs)
     return ExtraKeys(names, forwarded, facts)
 
 
