@@ -76,7 +76,7 @@ def main() -> None:
         click = median_time([sys.executable, "-c", "import click"], REPEAT)
         one = median_time(lint_one, REPEAT)
         shellcheck = shutil.which("shellcheck")
-        sc = median_time([shellcheck, str(Path(scripts) / example.name)], REPEAT, ok=(0, 1)) if shellcheck else None
+        sc = median_time([shellcheck, str(Path(scripts) / example.name)], REPEAT) if shellcheck else None
     print(f"vcfg lint benchmark ({os.cpu_count()} cpus, medians of {REPEAT} runs)")
     print(f"  python -c pass                     {bare * 1000:8.1f} ms  (baseline)")
     print(f"  floor: stdlib + tree-sitter + JSON {floor * 1000:8.1f} ms  = {floor / bare:.1f}x the bare interpreter")

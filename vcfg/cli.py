@@ -13,16 +13,11 @@ from typing import Any, NoReturn, Optional
 import click
 
 from vcfg import __version__
-from vcfg.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, VcfgError, internal_error, print_error, write
+from vcfg.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, VcfgError, exit_code_for, print_error, write
 
 def fail(message: str, hint: Optional[str] = None) -> NoReturn:
     print_error(message, hint)
     sys.exit(EXIT_ERROR)
-
-
-def _say(text: str) -> None:
-    """Print text that may quote bytes of a non-UTF-8 file (lone surrogates)."""
-    write(text)
 
 
 def catalog_for(version: Optional[str]) -> Any:
@@ -45,21 +40,10 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except VcfgError as e:
-            fail(e.message, e.hint)
-        except KeyboardInterrupt:
-            fail("interrupted")
-        except BrokenPipeError:
-            sys.exit(EXIT_OK)
-        except (click.exceptions.Exit, click.ClickException, SystemExit):
+        except (click.exceptions.Exit, click.ClickException):
             raise
-        except Exception as e:  # a vcfg bug: one line, exit 2 (VCFG_DEBUG=1 shows it all)
-            import os
-
-            if os.environ.get("VCFG_DEBUG"):
-                raise
-            internal_error(e)
-            sys.exit(EXIT_ERROR)
+        except (Exception, KeyboardInterrupt) as e:  # the same lines and codes as `vcfg lint`
+            sys.exit(exit_code_for(e))
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -335,31 +319,31 @@ def launch_show(path: str, version: Optional[str], fmt: str) -> None:
             if inv.kind == SERVE:
                 out["parsed"] = parse_invocation(inv, cat, plan).to_json()
         doc["vllm_version"] = cat.vllm_version
-        _say(json.dumps(doc, indent=2, ensure_ascii=False))
+        write(json.dumps(doc, indent=2, ensure_ascii=False))
         return
-    _say(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
+    write(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
     for p in plan.problems:
-        _say(f"  problem {p.span.line}:{p.span.col}: {p.message}")
+        write(f"  problem {p.span.line}:{p.span.col}: {p.message}")
     for inv in plan.invocations:
         bg = " (background)" if inv.background else ""
-        _say(f"\nline {inv.span.line}: {inv.entrypoint}{bg}")
+        write(f"\nline {inv.span.line}: {inv.entrypoint}{bg}")
         if inv.kind == SERVE:
             pa = parse_invocation(inv, cat, plan)
             if pa.model is not None:
-                _say(f"  model: {pa.model.value}")
+                write(f"  model: {pa.model.value}")
             for ov in pa.occurrences:
                 value = json.dumps(ov.value) if ov.known else "<unknown>"
-                _say(f"  {ov.option} = {value}" + ("" if ov.flag else "   (unknown option)"))
+                write(f"  {ov.option} = {value}" + ("" if ov.flag else "   (unknown option)"))
         else:
-            _say("  args: " + " ".join(w.text if w.text is not None else "<unknown>" for w in inv.args))
+            write("  args: " + " ".join(w.text if w.text is not None else "<unknown>" for w in inv.args))
         env = inv.exported_env()
         if env:
-            _say("  environment from the script: " + ", ".join(
+            write("  environment from the script: " + ", ".join(
                 f"{k}={b.value.text if b.value and b.value.text is not None else '<unknown>'}"
                 for k, b in sorted(env.items())))
         unset = sorted(k for k, b in inv.env.items() if b.unset)
         if unset:
-            _say("  unset by the script: " + ", ".join(unset))
+            write("  unset by the script: " + ", ".join(unset))
 
 
 # ----------------------------------------------------------------------------- explain

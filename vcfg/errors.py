@@ -46,26 +46,28 @@ def print_error(message: str, hint: str | None = None) -> None:
         write(f"  hint: {hint}", err=True)
 
 
-def internal_error(e: BaseException) -> None:
-    """A vcfg bug: one line (``VCFG_DEBUG=1`` shows the traceback instead)."""
-    print_error(f"internal error: {type(e).__name__}: {e}", "please report it; VCFG_DEBUG=1 shows the traceback")
+def exit_code_for(e: BaseException) -> int:
+    """What a command prints and returns when ``e`` escapes it: one line and 2 for a
+    `VcfgError`, an interrupt or a vcfg bug (``VCFG_DEBUG=1`` re-raises a bug to show
+    its traceback); 0 for a closed pipe (``vcfg ... | head``)."""
+    import os
+
+    if isinstance(e, BrokenPipeError):
+        return EXIT_OK
+    if isinstance(e, VcfgError):
+        print_error(e.message, e.hint)
+    elif isinstance(e, KeyboardInterrupt):
+        print_error("interrupted")
+    elif os.environ.get("VCFG_DEBUG"):
+        raise e
+    else:
+        print_error(f"internal error: {type(e).__name__}: {e}", "please report it; VCFG_DEBUG=1 shows the traceback")
+    return EXIT_ERROR
 
 
 def guarded(fn, *args):  # type: ignore[no-untyped-def]
-    """``fn(*args)`` as a command: its exit code, or 2 with one line for a
-    `VcfgError`, an interrupt or a vcfg bug; a closed pipe ends quietly."""
-    import os
-
+    """``fn(*args)`` as a command: its exit code, or `exit_code_for` what escapes it."""
     try:
         return fn(*args)
-    except VcfgError as e:
-        print_error(e.message, e.hint)
-    except KeyboardInterrupt:
-        print_error("interrupted")
-    except BrokenPipeError:
-        return EXIT_OK
-    except Exception as e:
-        if os.environ.get("VCFG_DEBUG"):
-            raise
-        internal_error(e)
-    return EXIT_ERROR
+    except (Exception, KeyboardInterrupt) as e:
+        return exit_code_for(e)

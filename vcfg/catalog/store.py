@@ -138,15 +138,9 @@ def parse(text: str, origin: str, *, trusted: bool = False) -> Catalog:
     if trusted:
         return records.build(Catalog, data)
     try:
-        cat = records.load(Catalog, data)
+        return records.load(Catalog, data)
     except RecordError as e:
         raise VcfgError(f"{origin} is not a vcfg catalog: at {'.'.join(str(x) for x in e.loc)}: {e.msg}") from e
-    if cat.schema_version != SCHEMA_VERSION:
-        raise VcfgError(
-            f"{origin} has catalog schema {cat.schema_version}, this vcfg reads {SCHEMA_VERSION}",
-            hint="rebuild it with `vcfg catalog build`",
-        )
-    return cat
 
 
 @lru_cache(maxsize=64)
