@@ -552,3 +552,12 @@ def test_a_user_pack_teaches_the_run_rules(tmp_path):
     assert ("VC304", 4) in got  # api_port 8201 is not --port 8200
     assert ("VC303", 4) in got  # max_num_seqs 32 on a decode instance, 64 on the prefills
     assert ("VC303", 5) not in got
+
+
+def test_an_empty_extra_config_key_does_not_unbind_ports(tmp_path):
+    # a port with no unbound_with_key stays bound whatever keys the extra config has
+    extra = '"kv_connector_extra_config":{"":1}'
+    text = (f"vllm serve m --port 8100 --kv-transfer-config "
+            f"'{{\"kv_connector\":\"MooncakeConnector\",\"kv_role\":\"kv_producer\",{extra}}}' &\n"
+            f"vllm serve m --port 8200 --kv-transfer-config {mc('kv_producer')} &\n")
+    assert lint(tmp_path, text, codes={"VC302"}) == [("VC302", 2, col(text, 2, '"MooncakeConnector"'))]

@@ -130,7 +130,9 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
         extra = k.doc.get("kv_connector_extra_config")
         extra = extra if isinstance(extra, dict) else {}
         for pf in f.ports:
-            if pf.connects_only or k.role in pf.unbound_roles or (pf.unbound_with_key or "") in extra:
+            if pf.connects_only or k.role in pf.unbound_roles:
+                continue
+            if pf.unbound_with_key is not None and pf.unbound_with_key in extra:
                 continue
             src, _, base_key = pf.base.partition(":")
             conn_at = value_span_of(lc, k.ov, *k.path, "kv_connector")
