@@ -151,6 +151,10 @@ class RemovedEntry(_Versioned):
     def names(self) -> list[str]:
         return [self.name, *self.aliases]
 
+    def replacement_text(self) -> str:
+        """The replacements for a message: ```--a` or `b.c```."""
+        return " or ".join(f"`{r}`" for r in self.replacement)
+
 
 @record(frozen=True)
 class RoleFacts(_OptionallyVersioned):

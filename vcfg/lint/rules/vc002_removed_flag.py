@@ -35,7 +35,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             continue
         help = None
         if entry is not None and getattr(entry, "replacement", None):
-            help = f"use {entry.replacement}"
+            help = f"use {entry.replacement_text()}"
             if getattr(entry, "note", None):
                 help += f" ({entry.note})"
         elif entry is not None and getattr(entry, "note", None):

@@ -46,7 +46,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 notes.append(ignored_note(lc.target))
             entry = gone.entry
             if entry is not None and entry.replacement:
-                help = "use " + " or ".join(f"`{r}`" for r in entry.replacement) + " instead"
+                help = f"use {entry.replacement_text()} instead"
                 if entry.note:
                     notes.append(entry.note)
             elif entry is not None and entry.note:

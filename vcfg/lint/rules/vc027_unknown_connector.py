@@ -106,7 +106,7 @@ def _removed(lc: LaunchContext, obj: ConfigObject, name: str) -> Optional[Diagno
         return None
     notes: tuple[str, ...] = ()
     if entry is not None and entry.replacement:
-        help = "use " + " or ".join(f"`{r}`" for r in entry.replacement)
+        help = f"use {entry.replacement_text()}"
         notes = (entry.note,)
     elif entry is not None:
         help = entry.note

@@ -42,7 +42,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         message = f"`{name}` was removed in vllm {when}" if when else f"`{name}` was removed"
         help = None
         if entry is not None and getattr(entry, "replacement", None):
-            help = f"use {entry.replacement} instead"
+            help = f"use {entry.replacement_text()} instead"
         elif entry is not None and getattr(entry, "note", None):
             help = entry.note
         else:
