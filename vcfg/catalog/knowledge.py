@@ -155,6 +155,11 @@ class RemovedEntry(_Versioned):
         """The replacements for a message: ```--a` or `b.c```."""
         return " or ".join(f"`{r}`" for r in self.replacement)
 
+    def sentences(self) -> str:
+        """The note and what to use instead, as sentences (schema deprecation messages)."""
+        text = self.note.rstrip(".") + "."
+        return text + (f" Use instead: {', '.join(self.replacement)}." if self.replacement else "")
+
 
 @record(frozen=True)
 class RoleFacts(_OptionallyVersioned):

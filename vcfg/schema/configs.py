@@ -121,13 +121,8 @@ def class_schema(ctx: Context, name: str) -> dict[str, Any]:
 
 
 def _absent(ctx: Context, cls: ConfigClass, qualified: str, note: str) -> dict[str, Any]:
-    known = None
-    if ctx.knowledge is not None:
-        entry = ctx.knowledge.removed_config_field(qualified, ctx.version)
-        if entry is not None:
-            known = entry.note + (
-                f" Use instead: {', '.join(entry.replacement)}." if entry.replacement else ""
-            )
+    entry = ctx.knowledge.removed_config_field(qualified, ctx.version) if ctx.knowledge is not None else None
+    known = entry.sentences() if entry is not None else None
     message = f"{qualified}: {note}." + (f" {known}" if known else "")
     if cls.extra_forbid:
         return {"not": {}, "doNotSuggest": True, "deprecationMessage": message}

@@ -65,13 +65,8 @@ def env_properties(ctx: Context) -> dict[str, Any]:
         note = ctx.history.absent_note("env", name, ctx.version)
         if note is None or not note.startswith("removed"):
             continue  # a variable of a later release: not worth the bytes
-        known = None
-        if ctx.knowledge is not None:
-            entry = ctx.knowledge.removed_env(name, ctx.version)
-            if entry is not None:
-                known = entry.note + (
-                    f" Use instead: {', '.join(entry.replacement)}." if entry.replacement else ""
-                )
+        entry = ctx.knowledge.removed_env(name, ctx.version) if ctx.knowledge is not None else None
+        known = entry.sentences() if entry is not None else None
         message = f"{name}: {note}; this release does not read it." + (f" {known}" if known else "")
         props[name] = {"doNotSuggest": True, "deprecationMessage": message}
     return props

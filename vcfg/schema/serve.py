@@ -148,13 +148,8 @@ def _negative_property(flag: Flag, name: str, primary: str) -> dict[str, Any]:
 
 
 def _absent_property(ctx: Context, name: str, note: str) -> dict[str, Any]:
-    known = None
-    if ctx.knowledge is not None:
-        entry = ctx.knowledge.removed_flag(f"--{name}", ctx.version)
-        if entry is not None:
-            known = entry.note + (
-                f" Use instead: {', '.join(entry.replacement)}." if entry.replacement else ""
-            )
+    entry = ctx.knowledge.removed_flag(f"--{name}", ctx.version) if ctx.knowledge is not None else None
+    known = entry.sentences() if entry is not None else None
     message = f"--{name}: {note}." + (f" {known}" if known else "")
     return {"not": {}, "doNotSuggest": True, "deprecationMessage": message}
 
