@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from catalog_factory import L, make_catalog
+from vcfg.catalog.knowledge import RemovedEntry
 from vcfg.catalog.model import (
     Catalog,
     ConfigClass,
@@ -22,10 +23,10 @@ from vcfg.catalog.model import (
     Loc,
 )
 from vcfg.errors import VcfgError
+from vcfg.records import replace
 from vcfg.schema import common
 from vcfg.schema.build import SchemaOptions, build_schema, resolve_kind
 from vcfg.schema.history import History, release_ranges
-from vcfg.records import replace
 
 # --------------------------------------------------------------------------- fixtures
 
@@ -232,7 +233,9 @@ def test_serve_keys_of_other_releases_are_rejected_with_a_message() -> None:
 def test_serve_knowledge_pack_note_joins_the_message() -> None:
     old = serve_catalog("0.20.2", flags=[F("--gone", type="int")])
     new = serve_catalog("0.33.0", flags=[F("--kept", type="int")])
-    entry = SimpleNamespace(note="folded into --kept.", replacement=["--kept"])
+    entry = RemovedEntry(kind="flag", name="--gone", removed_in="0.33.0", versions=">=0.21",
+                         sources=["research:vllm-config-surface.md"], note="folded into --kept.",
+                         replacement=["--kept"])
     know = SimpleNamespace(
         removed_flag=lambda name, version: entry if name == "--gone" else None,
         removed_config_field=lambda name, version: None,
