@@ -90,7 +90,9 @@ def test_sketch_typographic_closing_quote(tmp_path):
     text = "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}\u2019\n"
     diags = lint(tmp_path, text, "0.33.0")
     assert found(diags) == [("VC021", 1, col(text, "\u2019"), "error")]
-    assert diags[0].fix is not None and diags[0].fix.replacement == "'"
+    fix = diags[0].fix
+    assert fix is not None and fix.applicability == "safe"
+    assert [(e.content, e.original, e.line, e.column) for e in fix.edits] == [("'", "\u2019", 1, col(text, "\u2019"))]
 
 
 def test_sketch_underscore_option_is_clean(tmp_path):
@@ -168,7 +170,12 @@ def test_typographic_quotes_inside_json_are_vc021_not_vc020(tmp_path):
     text = kv("{\u201ckv_connector\u201d:\u201cNixlConnector\u201d,\"kv_role\":\"kv_both\"}")
     diags = lint(tmp_path, text, "0.33.0")
     assert found(diags) == [("VC021", 1, col(text, "\u201c"), "error")]
-    assert "4 look-alike" in diags[0].message and diags[0].fix.replacement == '"'
+    assert "4 look-alike" in diags[0].message
+    fix = diags[0].fix
+    assert fix is not None and fix.applicability == "safe"
+    assert [(e.content, e.original, e.column) for e in fix.edits] == [
+        ('"', ch, i + 1) for i, ch in enumerate(text) if ch in "\u201c\u201d"
+    ]
 
 
 def test_yaml_mapping_before_0_16_is_not_json(tmp_path):

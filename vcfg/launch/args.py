@@ -83,6 +83,11 @@ V_YAML_LIST = (0, 10, 2)
 V_YAML_NO_KEY = (0, 28, 0)
 
 
+#: absolute path -> bytes to read instead of the file's: set by the lint engine while
+#: it lints contents that are not on disk (the fix loop of ``--diff``, ``vcfg upgrade``)
+OVERLAY: dict[str, bytes] = {}
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -703,8 +708,10 @@ class _Parser:
         elif self.read_files:
             full = path if os.path.isabs(path) or self.base_dir is None else os.path.join(self.base_dir, path)
             try:
-                with open(full, "rb") as f:
-                    text = f.read(16 * 1024 * 1024)
+                text = OVERLAY.get(os.path.abspath(full))
+                if text is None:
+                    with open(full, "rb") as f:
+                        text = f.read(16 * 1024 * 1024)
                 label = full
             except OSError:
                 text = None

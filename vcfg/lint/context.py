@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -51,6 +52,8 @@ class FileContext:
     plan: "LaunchPlan"
     target: Target
     truncated: bool = False
+    #: the bytes linted (the positions of a fix's edits index them)
+    data: bytes = b""
     _other_lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @property
@@ -61,6 +64,21 @@ class FileContext:
     def lines(self) -> list[str]:
         """The file's lines (rules look up the text under a span often)."""
         return self.text.splitlines()
+
+    def bytes_of(self, path: str) -> bytes:
+        """The bytes of this file (``path`` its own) or of a file a launch here reads."""
+        if path == self.path:
+            return self.data
+        from vcfg.launch.args import OVERLAY
+
+        hit = OVERLAY.get(os.path.abspath(path))
+        if hit is not None:
+            return hit
+        try:
+            with open(path, "rb") as fh:
+                return fh.read()
+        except OSError:
+            return b""
 
     def lines_of(self, path: str) -> list[str]:
         """Lines of a file a launch here reads, such as its --config YAML (read once)."""

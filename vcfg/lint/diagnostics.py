@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
+from vcfg.edits import Edit, Fix  # noqa: F401  (a finding's fix: text edits, vcfg/edits.py)
 from vcfg.records import field, record
 
 Severity = Literal["error", "warning", "info"]
@@ -23,15 +24,6 @@ class Span:
     @staticmethod
     def point(path: str, line: int, column: int = 1) -> "Span":
         return Span(path, line, column, line, column + 1)
-
-
-@record(frozen=True)
-class Fix:
-    """A replacement the user may apply: ``span`` becomes ``replacement``."""
-
-    span: Span
-    replacement: str
-    description: str = ""
 
 
 @record(frozen=True)
@@ -66,14 +58,7 @@ class Diagnostic:
         if self.notes:
             out["notes"] = list(self.notes)
         if self.fix:
-            out["fix"] = {
-                "replacement": self.fix.replacement,
-                "description": self.fix.description,
-                "line": self.fix.span.line,
-                "column": self.fix.span.column,
-                "end_line": self.fix.span.end_line,
-                "end_column": self.fix.span.end_column,
-            }
+            out["fix"] = self.fix.to_json()
         return out
 
 

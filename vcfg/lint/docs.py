@@ -30,6 +30,13 @@ def page(r: Rule) -> str:
         for name, content in r.example_files:
             kind = "json" if name.endswith(".json") else ("toml" if name.endswith(".toml") else "")
             out += [f"`{name}`:\n", f"```{kind}", content.rstrip("\n"), "```\n"]
+    if r.fixes:
+        out += ["## Fix\n"]
+        for f in r.fixes:
+            how = "safe: `vcfg lint --fix` applies it" if f.applicability == "safe" else \
+                "unsafe: it may change what vLLM does; applied only with `--fix --unsafe-fixes`"
+            out.append(f"- {f.what[0].upper()}{f.what[1:]} ({how}).")
+        out.append("")
     if r.example:
         out += ["## Example\n", f"```{lang}", r.example.rstrip("\n"), "```\n"]
     if r.use_instead:
@@ -45,11 +52,13 @@ def index(rules: list[Rule]) -> str:
         "`vcfg/lint/rules/vcNNN_<name>.py`; its page here is generated from the module's",
         "`RULE` record, whose Example is tested to trigger the rule and whose Use instead",
         "is tested not to. `vcfg explain VC001` prints a page in the terminal.\n",
-        "| code | name | severity | what |",
-        "|---|---|---|---|",
+        "| code | name | severity | fix | what |",
+        "|---|---|---|---|---|",
     ]
     for r in rules:
-        out.append(f"| [{r.code}]({r.slug}.md) | {r.name} | {r.severity} | {r.summary} |")
+        kinds = sorted({f.applicability for f in r.fixes})
+        fixes = " / ".join(kinds) if kinds else ""
+        out.append(f"| [{r.code}]({r.slug}.md) | {r.name} | {r.severity} | {fixes} | {r.summary} |")
     return "\n".join(out) + "\n"
 
 

@@ -151,7 +151,10 @@ def lint_paths(
     ignore: Sequence[str] = (),
     config: Optional[LintConfig] = None,
     knowledge_dirs: Sequence[Path] = (),
+    contents: Optional[dict[str, bytes]] = None,
 ) -> LintResult:
+    """``contents``: the bytes to lint for some paths instead of the files' (the fix
+    loop of ``--diff`` and ``vcfg upgrade``, which change nothing on disk)."""
     config = config if config is not None else load_config()
     if select:
         config.select = [s.upper() for s in select]
@@ -162,14 +165,23 @@ def lint_paths(
     contexts: list[FileContext] = []
     sources: dict[str, str] = {}
     for path in files:
-        data = _read(path)
+        data = contents[path] if contents is not None and path in contents else _read(path)
         shown = "<stdin>" if path == "-" else path
         text = data[:MAX_BYTES].decode("utf-8", "replace")
         sources[shown] = text
         plan = parse_file(shown, data[:MAX_BYTES], target.catalog)
-        ctx = FileContext(path=shown, text=text, plan=plan, target=target)
+        ctx = FileContext(path=shown, text=text, plan=plan, target=target, data=data[:MAX_BYTES])
         ctx.truncated = len(data) > MAX_BYTES
         contexts.append(ctx)
+    if contents:
+        from vcfg.launch import args as launch_args
+
+        # a launch's --config file is read from ``contents`` too
+        launch_args.OVERLAY.update({os.path.abspath(p): b for p, b in contents.items()})
+        try:
+            return run_rules(contexts, target, sources)
+        finally:
+            launch_args.OVERLAY.clear()
     return run_rules(contexts, target, sources)
 
 

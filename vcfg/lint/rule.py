@@ -11,10 +11,19 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
+from vcfg.edits import Applicability
 from vcfg.lint.diagnostics import Diagnostic, Fix, Severity, Span
 from vcfg.records import record
 
 Scope = Literal["launch", "file", "run"]
+
+
+@record(frozen=True)
+class FixInfo:
+    """A fix a rule offers (its docs page lists them): how safe, and what it does."""
+
+    applicability: Applicability
+    what: str
 
 
 @record(frozen=True)
@@ -36,6 +45,9 @@ class Rule:
     #: files the example needs beside the script: (relative path, content), e.g. a
     #: model's config.json or a .vcfg.toml
     example_files: tuple[tuple[str, str], ...] = ()
+    #: the fixes its findings may carry (``vcfg lint --fix``; unsafe ones need
+    #: ``--unsafe-fixes``)
+    fixes: tuple[FixInfo, ...] = ()
 
     def diag(
         self,

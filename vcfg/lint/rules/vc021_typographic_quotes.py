@@ -5,10 +5,14 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.lint.context import LaunchContext
+import json
+from typing import Any, Optional
+
 from vcfg.lint.diagnostics import Diagnostic, Fix, Span
-from vcfg.lint.rule import Rule
+from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import problems, span
-from vcfg.lint.rules._config_json import LOOKALIKES, lookalike_in_value
+from vcfg.lint.rules._config_json import LOOKALIKES, lookalike_in_value, problem_occurrence
+from vcfg.lint.rules._fix import edit, edit_at, fix
 
 RULE = Rule(
     code="VC021",
@@ -30,6 +34,11 @@ RULE = Rule(
         "vllm serve facebook/opt-125m \\\n"
         "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
     ),
+    fixes=(
+        FixInfo("safe", "every look-alike in a single-quoted JSON value becomes a straight double "
+                "quote, when the value then parses as JSON"),
+        FixInfo("safe", "a look-alike that was meant to close a shell quote becomes the straight quote"),
+    ),
 )
 
 
@@ -45,7 +54,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             where,
             f"typographic quote `{hit.char}` in the JSON value of {p.option}{more}",
             help='JSON only knows the straight double quote `"`; retype the quotes',
-            fix=Fix(where, '"', "use a straight double quote"),
+            fix=_json_fix(lc, p),
         )
     # a shell quote that never closes because its closing quote is a look-alike
     yield from _unclosed_shell_quotes(lc)
@@ -70,7 +79,31 @@ def _unclosed_shell_quotes(lc: LaunchContext) -> Iterator[Diagnostic]:
             where,
             f"typographic quote `{ch}` does not close the shell quote before it",
             help=f"bash only closes a quote with a straight `{LOOKALIKES[ch]}`; retype it",
-            fix=Fix(where, LOOKALIKES[ch], "use a straight quote"),
+            fix=fix([edit_at(lc.file, s.line, col + 1, 1, LOOKALIKES[ch])], "safe", "use a straight quote"),
         )
         return
 
+
+
+def _json_fix(lc: LaunchContext, p: Any) -> Optional[Fix]:
+    """Straight quotes for every look-alike of a value written in single shell quotes
+    (where a `"` means itself), when the value then parses as JSON."""
+    ov = problem_occurrence(lc, p)
+    if ov is None or not ov.words:
+        return None
+    w = ov.words[-1]
+    if not (w.known and len(w.raw) >= 2 and w.raw[0] == w.raw[-1] == "'"):
+        return None
+    fixed = "".join('"' if ch in LOOKALIKES else ch for ch in w.value)
+    try:
+        json.loads(fixed)
+    except ValueError:
+        return None
+    edits = []
+    for i, ch in enumerate(w.value):
+        if ch in LOOKALIKES:
+            run = w._run_at(i)
+            if run is None or not run.exact:
+                return None
+            edits.append(edit(lc, w.char_span(i), '"'))
+    return fix(edits, "safe", "use straight double quotes")
