@@ -3,7 +3,8 @@
 import pytest
 
 from vcfg.catalog import store
-from vcfg.catalog.generate import GENERATED_BY, generate_one
+from vcfg.catalog.releases import GENERATED_BY
+from vcfg.dev.generate import generate_one
 from vcfg.catalog.releases import BUNDLED_RELEASES
 
 
@@ -30,14 +31,14 @@ def test_bundled_catalog_is_not_stale(version):
     """Regenerating from the downloaded release gives the committed file, byte for byte."""
     fresh = store.dumps(generate_one(version), compact=True)
     committed = (store.BUNDLED_DIR / f"vllm-{version}.json").read_text(encoding="utf-8")
-    assert fresh == committed, f"run: python -m vcfg.catalog.generate {version}"
+    assert fresh == committed, f"run: python -m vcfg.dev generate {version}"
 
 
 def test_history_index_is_current():
     from vcfg.catalog import history
 
     fresh = history.dumps_index(history.build_index(store.load_exact(v) for v in BUNDLED_RELEASES))
-    assert history.INDEX_PATH.read_text(encoding="utf-8") == fresh, "run: python -m vcfg.catalog.generate"
+    assert history.INDEX_PATH.read_text(encoding="utf-8") == fresh, "run: python -m vcfg.dev generate --only history"
 
 
 def test_presence_catalog_answers_like_the_catalog():
@@ -58,7 +59,7 @@ def test_knowledge_json_is_current():
     from vcfg.catalog import knowledge
 
     assert knowledge.BUNDLED_JSON.read_text(encoding="utf-8") == knowledge.bundled_json(), (
-        "run: python -m vcfg.catalog.generate"
+        "run: python -m vcfg.dev generate --only knowledge"
     )
     from_json = [p.content for p in knowledge._bundled_packs()]
     from_toml = [knowledge.read_pack(f, bundled=True).content for f in knowledge._pack_files(knowledge.BUNDLED_DIR)]

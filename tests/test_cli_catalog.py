@@ -2,7 +2,7 @@ import json
 
 from click.testing import CliRunner
 
-from vcfg.cli import main
+from vcfg.cli.commands import main
 
 
 def run(*args):

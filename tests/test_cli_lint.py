@@ -4,7 +4,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from vcfg.cli import main
+from vcfg.cli.commands import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "pd-decode-p2p.sh"
 

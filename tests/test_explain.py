@@ -4,7 +4,7 @@ import pytest
 from click.testing import CliRunner
 
 from golden import check_golden
-from vcfg.cli import main
+from vcfg.cli.commands import main
 from vcfg.errors import VcfgError
 from vcfg.explain import explain
 from vcfg.explain.render import render

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from vcfg.lint.command import OPTIONS, UsageError, parse_args, run
+from vcfg.cli.lint import OPTIONS, UsageError, parse_args, run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "pd-decode-p2p.sh"
@@ -71,7 +71,7 @@ def test_run_lints_and_returns_the_exit_code(capsys):
 def _vcfg(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     code = (
         "import sys; sys.argv = ['vcfg', *sys.argv[1:]]\n"
-        "from vcfg.entry import main\n"
+        "from vcfg.cli import main\n"
         "try:\n    main()\n"
         "finally:\n    print('CLICK' if 'click' in sys.modules else 'NO-CLICK', file=sys.stderr)\n"
     )

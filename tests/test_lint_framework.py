@@ -6,7 +6,7 @@ import pytest
 from vcfg.errors import VcfgError
 from vcfg.lint import suppressions
 from vcfg.lint.config import load_config
-from vcfg.lint.diagnostics import Diagnostic, Span, Summary
+from vcfg.diagnostics import Diagnostic, Span, Summary
 from vcfg.render import concise, full, github, json_, sarif
 
 

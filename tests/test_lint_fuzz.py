@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vcfg.cli import main
+from vcfg.cli.commands import main
 from vcfg.lint.engine import lint_paths
 
 SETTINGS = settings(max_examples=int(os.environ.get("VCFG_FUZZ_EXAMPLES", "60")), deadline=None,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from vcfg.cli import main
+from vcfg.cli.commands import main
 
 FIX = Path(__file__).parent / "fixtures" / "plan"
 

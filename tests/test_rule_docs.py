@@ -5,7 +5,7 @@ import pytest
 
 from vcfg.catalog import store
 from vcfg.catalog.versions import parse_range
-from vcfg.lint import docs
+from vcfg.dev import rule_pages
 from vcfg.lint.config import load_config
 from vcfg.lint.engine import lint_paths
 from vcfg.lint.registry import RULE_MODULES, all_rules
@@ -57,4 +57,4 @@ def test_codes_and_names_are_unique_and_match_modules():
 
 
 def test_generated_pages_are_current():
-    assert docs.main(["--check"]) == 0, "run: python -m vcfg.lint.docs"
+    assert rule_pages.write(check=True) == [], "run: python -m vcfg.dev generate --only rules"

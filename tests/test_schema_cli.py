@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from vcfg.catalog import store
-from vcfg.cli import main
+from vcfg.cli.commands import main
 from vcfg.schema.editor import find_modeline, init_editor, set_modeline
-from vcfg.schema.write import SCHEMAS_DIR
+from vcfg.dev.schemas import SCHEMAS_DIR
 
 needs_catalogs = pytest.mark.skipif(not store.bundled_versions(), reason="no bundled catalogs")
 

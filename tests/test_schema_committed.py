@@ -10,7 +10,7 @@ import pytest
 
 from vcfg.catalog import store
 from vcfg.schema import common
-from vcfg.schema.write import SCHEMAS_DIR, schema_catalog, write_schemas
+from vcfg.dev.schemas import SCHEMAS_DIR, schema_catalog, write_schemas
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_TOTAL_BYTES = 8 * 1024 * 1024
@@ -24,7 +24,7 @@ def _files() -> list[Path]:
 
 def test_committed_schemas_are_up_to_date() -> None:
     stale = write_schemas(check=True)
-    assert stale == [], f"stale: {stale[:5]}; run python -m vcfg.catalog.generate"
+    assert stale == [], f"stale: {stale[:5]}; run python -m vcfg.dev generate --only schemas"
 
 
 def test_one_folder_per_bundled_release_with_three_kinds() -> None:

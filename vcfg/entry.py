@@ -1,17 +1,6 @@
-"""The ``vcfg`` program.  ``vcfg lint`` runs without importing click (see
-``vcfg/lint/command.py``); every other command goes to ``vcfg/cli.py``."""
+"""The console script of installs made before the command line moved to ``vcfg/cli/``
+(their ``vcfg`` script calls ``vcfg.entry:main``); new installs call ``vcfg.cli:main``."""
 
-from __future__ import annotations
+from vcfg.cli import main
 
-import sys
-
-
-def main() -> None:
-    argv = sys.argv[1:]
-    if argv[:1] == ["lint"]:
-        from vcfg.lint.command import run
-
-        sys.exit(run(argv[1:]))
-    from vcfg.cli import main as cli
-
-    cli()
+__all__ = ["main"]

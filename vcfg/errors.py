@@ -19,7 +19,7 @@ class VcfgError(Exception):
 
 
 # ------------------------------------------------------------------ the command line's edge
-# Shared by vcfg/cli.py (click) and vcfg/lint/command.py (which must not import click).
+# Shared by vcfg/cli/commands.py (click) and vcfg/cli/lint.py (which must not import click).
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from vcfg.catalog.model import Catalog
+from vcfg.catalog.releases import GENERATED_BY
 from vcfg.records import record
 
 INDEX_PATH = Path(__file__).parent / "data" / "catalogs" / "history.json"
@@ -43,7 +44,7 @@ def build_index(catalogs: Iterable[Catalog]) -> dict[str, Any]:
     cats = list(catalogs)
     per = [names_of(c) for c in cats]
     out: dict[str, Any] = {
-        "generated_by": "python -m vcfg.catalog.generate",
+        "generated_by": GENERATED_BY,
         "versions": [c.vllm_version for c in cats],
     }
     for kind in KINDS:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Literal, Optional, Sequence
 
 
+from vcfg.catalog.releases import GENERATED_BY
 from vcfg.catalog.versions import VersionRange, is_version, parse_range, parse_version
 from vcfg.errors import VcfgError
 from vcfg.records import RecordError, build, dump, field, load, record, replace
@@ -491,10 +492,10 @@ def _bundled_packs() -> tuple[Pack, ...]:
 
 def bundled_json() -> str:
     """The bundled TOML packs, read and checked, as the JSON that ships beside them
-    (written by ``python -m vcfg.catalog.generate``; a test keeps it current)."""
+    (written by ``python -m vcfg.dev generate``; a test keeps it current)."""
     packs = [read_pack(f, bundled=True) for f in _pack_files(BUNDLED_DIR)]
     doc = {
-        "generated_by": "python -m vcfg.catalog.generate",
+        "generated_by": GENERATED_BY,
         "packs": [
             {"file": p.path.relative_to(BUNDLED_DIR).as_posix(), "content": dump(p.content, exclude_defaults=True)}
             for p in packs

@@ -1,5 +1,8 @@
 """The vLLM releases vcfg bundles catalogs for: the newest patch of every minor
-release from 0.10 on.  Adding one is a line here and `python -m vcfg.catalog.generate`."""
+release from 0.10 on.  Adding one is a line here and `python -m vcfg.dev generate`."""
+
+#: the command that writes every derived file, named in each file's header
+GENERATED_BY = "python -m vcfg.dev generate"
 
 BUNDLED_RELEASES: tuple[str, ...] = (
     "0.10.2", "0.11.2", "0.12.0", "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1",

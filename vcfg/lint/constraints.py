@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext, dspan
-from vcfg.lint.diagnostics import Diagnostic, Span
+from vcfg.diagnostics import Diagnostic, Span
 from vcfg.records import record
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.lint.config import LintConfig
-from vcfg.lint.diagnostics import Span
+from vcfg.diagnostics import Span
 from vcfg.records import field, record
 
 if TYPE_CHECKING:  # keep the import graph of the lint path small

@@ -15,7 +15,7 @@ from vcfg.errors import VcfgError
 from vcfg.lint import suppressions
 from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
-from vcfg.lint.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
+from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
 from vcfg.lint.registry import rule_modules
 from vcfg.records import field, record
 

@@ -1,5 +1,5 @@
 """The explicit list of rules.  Adding a rule: write its module under
-``vcfg/lint/rules/``, add its name here, run ``python -m vcfg.lint.docs``."""
+``vcfg/lint/rules/``, add its name here, run ``python -m vcfg.dev generate --only rules``."""
 
 from __future__ import annotations
 

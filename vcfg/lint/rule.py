@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Literal, Optional
 
 from vcfg.edits import Applicability
-from vcfg.lint.diagnostics import Diagnostic, Fix, Severity, Span
+from vcfg.diagnostics import Diagnostic, Fix, Severity, Span
 from vcfg.records import record
 
 Scope = Literal["launch", "file", "run"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from vcfg.records import field, record
 
-from vcfg.lint.diagnostics import Diagnostic, Span
+from vcfg.diagnostics import Diagnostic, Span
 
 _RE = re.compile(r"(?:^|\s)#\s*vcfg:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\s-]+)")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from vcfg.lint.diagnostics import Diagnostic, Summary
+from vcfg.diagnostics import Diagnostic, Summary
 from vcfg.render.concise import summary_line
 
 _COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2", "help": "32"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vcfg.lint.diagnostics import Diagnostic, Summary
+from vcfg.diagnostics import Diagnostic, Summary
 from vcfg.render.concise import summary_line
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from vcfg.lint.diagnostics import Diagnostic, Summary
+from vcfg.diagnostics import Diagnostic, Summary
 
 
 def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -> str:

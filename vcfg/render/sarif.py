@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from vcfg import __version__
-from vcfg.lint.diagnostics import Diagnostic, Summary
+from vcfg.diagnostics import Diagnostic, Summary
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

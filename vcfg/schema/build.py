@@ -12,6 +12,7 @@ import difflib
 from typing import Any, Optional
 
 from vcfg.catalog.model import Catalog
+from vcfg.catalog.releases import GENERATED_BY
 from vcfg.errors import VcfgError
 from vcfg.records import record
 from vcfg.schema import common as c
@@ -21,7 +22,6 @@ from vcfg.schema.env import env_schema_body
 from vcfg.schema.history import History
 from vcfg.schema.serve import serve_schema_body
 
-GENERATED_BY = "python -m vcfg.catalog.generate"
 
 _TITLES = {
     c.SERVE: "vllm serve --config file (vLLM {v})",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext, dspan
-from vcfg.lint.diagnostics import Span
+from vcfg.diagnostics import Span
 
 
 def parsed(lc: LaunchContext) -> Any:

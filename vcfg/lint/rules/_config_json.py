@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, ConfigField
 from vcfg.lint.context import LaunchContext, Target
-from vcfg.lint.diagnostics import Span
+from vcfg.diagnostics import Span
 from vcfg.lint.rules._args import json_options, key_span_of, parsed, value_span_of
 from vcfg.lint.rules._util import first_absent_since, first_present_after
 from vcfg.records import record

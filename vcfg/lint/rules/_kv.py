@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Span
+from vcfg.diagnostics import Span
 from vcfg.lint.rules._args import kv_transfer, value_span_of
 from vcfg.records import record
 

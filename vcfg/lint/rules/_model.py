@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from vcfg.lint.constraints import UNKNOWN, option
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Span
+from vcfg.diagnostics import Span
 from vcfg.lint.rules._args import span
 from vcfg.plan.model_facts import ModelFacts
 from vcfg.records import record

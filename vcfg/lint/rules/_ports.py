@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
 from vcfg.lint.context import LaunchContext, RunContext, dspan
-from vcfg.lint.diagnostics import Span
+from vcfg.diagnostics import Span
 from vcfg.lint.rules._args import span, value_span_of
 from vcfg.lint.rules._hosts import WILDCARD, address, cached, elsewhere, http_host, serves
 from vcfg.lint.rules._kv import facts, kv_all, port_number

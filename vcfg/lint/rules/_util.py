@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.lint.context import FileContext, Target, dspan
-from vcfg.lint.diagnostics import Span
+from vcfg.diagnostics import Span
 
 
 def name_span(fc: FileContext, span: Any, name: str) -> Span:

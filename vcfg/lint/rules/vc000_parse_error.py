@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.lint.context import FileContext, dspan
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 
 RULE = Rule(
@@ -39,6 +39,6 @@ def check(fc: FileContext) -> Iterator[Diagnostic]:
 
 
 def dspan_first(fc: FileContext):  # type: ignore[no-untyped-def]
-    from vcfg.lint.diagnostics import Span
+    from vcfg.diagnostics import Span
 
     return Span.point(fc.path, 1, 1)

@@ -7,7 +7,7 @@ from typing import Any, Iterator, Optional
 
 from vcfg.launch.args import V_JSON_HRI, V_YAML_DICT_JSON, version_tuple
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._config_json import HRI_TEXT, lookalike_in_value, problem_occurrence

@@ -8,7 +8,7 @@ from vcfg.lint.context import LaunchContext
 import json
 from typing import Any, Optional
 
-from vcfg.lint.diagnostics import Diagnostic, Fix, Span
+from vcfg.diagnostics import Diagnostic, Fix, Span
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._config_json import LOOKALIKES, lookalike_in_value, problem_occurrence

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
     EXTRA, KV_CLASS, ConfigObject, config_objects, connector_name, field_added_in, ignored_note,

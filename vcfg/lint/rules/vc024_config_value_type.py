@@ -7,7 +7,7 @@ from typing import Any, Iterator, Optional
 from vcfg.catalog.model import ConfigField
 from vcfg.launch.args import V_JSON_HRI, version_tuple
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
     HRI_TEXT, config_objects, field_accepts, judged_field, shown, value_span,

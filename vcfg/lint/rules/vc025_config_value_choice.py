@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigField
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
     ROLE, ConfigObject, config_objects, connector_name, field_accepts, judged_field, shown, value_span,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import key_span_of
 from vcfg.lint.rules._config_json import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
     CONNECTOR, EXTRA, condition_holds, extra_config, judged_connector, key_span, kv_objects, value_span,

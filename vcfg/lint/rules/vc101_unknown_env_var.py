@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import DIRECT_READS, is_serve, script_bindings
 from vcfg.lint.rules._util import did_you_mean, first_absent_since, first_present_after, name_span

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from vcfg.catalog.envparse import check_env_value
 from vcfg.lint.context import LaunchContext, dspan
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import is_serve, script_bindings
 

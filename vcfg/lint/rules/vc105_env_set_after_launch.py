@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.lint.context import FileContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._util import name_span
 

@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from vcfg.lint.context import LaunchContext, dspan
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import script_bindings
 

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from vcfg.lint.constraints import UNKNOWN, flag_by_dest, has_option, option, script_binding
 from vcfg.lint.context import LaunchContext, dspan
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _kv
 from vcfg.lint.rules._env import is_serve

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from vcfg.lint import constraints as c
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 
 RULE = Rule(

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from vcfg.errors import VcfgError
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._model import local_model, name_span, opt, positive_int
 from vcfg.plan import memory

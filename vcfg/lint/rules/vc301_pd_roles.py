@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from vcfg.lint.context import LaunchContext, RunContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _args, _hosts, _kv, _pd
 

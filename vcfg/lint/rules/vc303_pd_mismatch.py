@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 
 from vcfg.lint.constraints import UNKNOWN, has_option, option
 from vcfg.lint.context import LaunchContext, RunContext
-from vcfg.lint.diagnostics import Diagnostic, Span
+from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _hosts, _kv, _pd
 from vcfg.lint.rules._args import span

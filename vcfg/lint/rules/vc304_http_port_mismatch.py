@@ -6,7 +6,7 @@ from typing import Iterator
 
 from vcfg.lint.constraints import UNKNOWN, option
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _kv
 from vcfg.lint.rules._args import value_span_of

@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 
 from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
 from vcfg.lint.context import LaunchContext, RunContext, dspan
-from vcfg.lint.diagnostics import Diagnostic, Span
+from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _hosts, _ports
 from vcfg.lint.rules._args import span

@@ -1,17 +1,16 @@
 """``vcfg lint``: argv -> lint -> render -> exit code.
 
-The rest of the command line is click (``vcfg/cli.py``).  This command reads its
-few options itself, from the table below, because it runs on every commit (the
-pre-commit hook) and importing click, or even building an argparse parser, costs
-more than the lint.  ``vcfg/entry.py`` sends ``vcfg lint ...`` here without
-importing click; ``vcfg.cli`` lists the command and forwards to the same `run`.
+The rest of the command line is click (``vcfg/cli/commands.py``).  This command
+reads its few options itself, from the table below, because it runs on every commit
+(the pre-commit hook) and importing click, or even building an argparse parser,
+costs more than the lint.  ``vcfg.cli.main`` sends ``vcfg lint ...`` here without
+importing click; the click group lists the command and forwards to the same `run`.
 
 Exit codes: 0 clean, 1 findings (errors or warnings), 2 usage or internal error.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional, Sequence
 
 from vcfg.errors import EXIT_ERROR, EXIT_OK, guarded, write
@@ -169,7 +168,3 @@ def render(result: Any, fmt: str) -> str:
 
     mod = importlib.import_module(f"vcfg.render.{'json_' if fmt == 'json' else fmt}")
     return str(mod.render(result.diagnostics, result.summary, result.sources))
-
-
-def main() -> None:  # pragma: no cover - exercised through vcfg.entry
-    sys.exit(run(sys.argv[1:]))

@@ -1,4 +1,4 @@
-"""The command line: argv -> library calls -> render -> exit code; nothing else.
+"""The click group: every command but `vcfg lint` (`vcfg/cli/lint.py`), which it forwards.
 
 Exit codes: 0 ok, 1 findings, 2 usage or internal error.  A user mistake never shows
 a traceback: library code raises `VcfgError`, which is printed as one line.
@@ -267,7 +267,7 @@ def init_editor_cmd(
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def lint_cmd(args: tuple[str, ...]) -> None:
     """Lint launch scripts and `vllm serve --config` YAML files (`vcfg lint --help`)."""
-    from vcfg.lint.command import run
+    from vcfg.cli.lint import run
 
     sys.exit(run(args))
 

@@ -1,6 +1,6 @@
 """The committed schemas: ``schemas/<release>/{serve,kv-transfer-config,env}.schema.json``
 for every bundled catalog, and ``schemas/catalog.json`` in SchemaStore's catalog
-format.  Written by ``python -m vcfg.catalog.generate`` (which calls
+format.  Written by ``python -m vcfg.dev generate`` (which calls
 `write_schemas`), from the bundled catalogs and knowledge packs, without vLLM's
 prose.  Only the lenient draft-07 schemas are committed (about 6.5 MB for 24
 releases); strict ones and other drafts come from ``vcfg schema`` on demand.

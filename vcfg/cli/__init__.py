@@ -1,0 +1,22 @@
+"""The command line, the only edge: argv -> library calls -> render -> exit code.
+
+``main`` is the ``vcfg`` program.  ``vcfg lint`` runs without importing click (its
+options are read by ``vcfg/cli/lint.py``, because it runs on every commit); every
+other command is the click group in ``vcfg/cli/commands.py``.  This module imports
+nothing, so that importing ``vcfg.cli.lint`` stays click-free.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv[:1] == ["lint"]:
+        from vcfg.cli.lint import run
+
+        sys.exit(run(argv[1:]))
+    from vcfg.cli.commands import main as cli
+
+    cli()
