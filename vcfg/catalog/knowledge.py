@@ -36,6 +36,8 @@ BUNDLED_JSON = Path(__file__).parent / "data" / "knowledge.json"
 KVRole = Literal["kv_producer", "kv_consumer", "kv_both"]
 JsonType = Literal["string", "integer", "number", "boolean", "array", "object", "null"]
 RemovedKind = Literal["flag", "env", "config_field", "connector"]
+#: how a removed name is migrated (see `RemovedEntry.migrate`)
+Migration = Literal["rename", "drop"]
 
 #: Accepted forms of a source citation (see docs/knowledge-packs.md); compiled when a
 #: pack is checked, which the linter's bundled packs never need.
@@ -136,8 +138,19 @@ class RemovedEntry(_Versioned):
     deprecated_in: Optional[str] = field(default=None, check=_check_version)
     replacement: list[str] = field(default_factory=list)
     note: str = field(min_length=1, description="one line, in vcfg's words")
+    #: how ``name`` (not its aliases) is migrated without a person: ``rename`` when the
+    #: first replacement takes the same value and means the same (a variable that
+    #: became an option moves into the launches that read it), ``drop`` when the
+    #: release reads nothing of it, so removing it changes nothing vLLM does; unset:
+    #: by hand (the note says how)
+    migrate: Optional[Migration] = None
+    #: when there is no replacement: what could take its place (a removed connector's
+    #: in-tree alternatives), each a name the newer releases have; ``sources`` cite them
+    alternatives: list[str] = field(default_factory=list)
 
     def __validate__(self) -> None:
+        if self.migrate == "rename" and not self.replacement:
+            raise ValueError("migrate = \"rename\" needs a replacement")
         rng = parse_range(self.versions)
         if parse_version(self.removed_in) not in rng:
             raise ValueError(f"versions {self.versions!r} must contain removed_in {self.removed_in}")

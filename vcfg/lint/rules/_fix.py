@@ -72,3 +72,147 @@ def edit_at(fc: FileContext, line: int, column: int, length: int, content: str) 
     original = text[column - 1:column - 1 + length]
     b = a + len(original.encode("utf-8", "surrogateescape"))
     return Edit(fc.path, a, b, content, original, line, column, line, column + length)
+
+
+def _edit_bytes(ctx: Any, path: str, a: int, b: int, content: str) -> Edit:
+    fc = _file(ctx)
+    data = fc.bytes_of(path)
+    from vcfg.launch.model import LineIndex
+
+    s = LineIndex(data, path).span(a, b)
+    original = data[a:b].decode("utf-8", "surrogateescape")
+    return Edit(path, a, b, content, original, s.line, s.col, s.end_line, s.end_col)
+
+
+def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
+    """Delete the shell words from span ``first`` to span ``last`` with the space that
+    separated them from their neighbours: a line that holds nothing else goes whole
+    (its ``\\`` continuation included), so the command keeps its layout."""
+    if first is None or last is None:
+        return None
+    path = _path(ctx, first)
+    data = _file(ctx).bytes_of(path)
+    a, b = first.start, last.end
+    if not 0 <= a <= b <= len(data):
+        return None
+    line_start = data.rfind(b"\n", 0, a) + 1
+    j = b
+    while j < len(data) and data[j] in b" \t":
+        j += 1
+    alone = not data[line_start:a].strip()
+    if alone and data[j:j + 2] == b"\\\n":
+        return _edit_bytes(ctx, path, line_start, j + 2, "")
+    if alone and (j == len(data) or data[j:j + 1] == b"\n"):
+        # the command's last line: the previous line's continuation must go too
+        k = line_start - 1
+        prev = data.rfind(b"\n", 0, k) + 1 if k > 0 else 0
+        head = data[prev:k].rstrip(b" \t")
+        if head.endswith(b"\\"):
+            cut = prev + len(head) - 1
+            while cut > prev and data[cut - 1] in b" \t":
+                cut -= 1
+            return _edit_bytes(ctx, path, cut, j, "")
+    if j > b and data[j:j + 1] not in (b"\n", b"\\", b""):
+        return _edit_bytes(ctx, path, a, j, "")  # the words and the space after them
+    i = a
+    while i > line_start and data[i - 1] in b" \t":
+        i -= 1
+    return _edit_bytes(ctx, path, i, b, "")  # the space before them
+
+
+def delete_line(ctx: Any, s: Any) -> Optional[Edit]:
+    """Delete the line(s) span ``s`` covers when nothing else is on them."""
+    path = _path(ctx, s)
+    data = _file(ctx).bytes_of(path)
+    a = data.rfind(b"\n", 0, s.start) + 1
+    e = data.find(b"\n", s.end)
+    b = len(data) if e < 0 else e + 1
+    if data[a:s.start].strip() or data[s.end:b].strip():
+        return None
+    return _edit_bytes(ctx, path, a, b, "")
+
+
+def insert_option(lc: LaunchContext, text: str) -> Optional[Edit]:
+    """Insert ``text`` (an option and its value, as shell words) into the launch's
+    argv, before its last option: on a line of its own when the options are one per
+    continued line, else on the same line."""
+    words = [w for w in lc.inv.args if w.span.end > w.span.start]
+    if not words:
+        return None
+    opts = [w for w in words if (w.text or "").startswith("-")]
+    path = _path(lc, words[-1].span)
+    data = _file(lc).bytes_of(path)
+    if not opts:
+        end = words[-1].span.end
+        return _edit_bytes(lc, path, end, end, " " + text)
+    at = opts[-1].span.start
+    line_start = data.rfind(b"\n", 0, at) + 1
+    indent = data[line_start:at]
+    prev_end = line_start - 1
+    if line_start > 0 and not indent.strip() and data[:prev_end].rstrip(b" \t").endswith(b"\\"):
+        return _edit_bytes(lc, path, line_start, line_start,
+                           indent.decode("utf-8", "surrogateescape") + text + " \\\n")
+    return _edit_bytes(lc, path, at, at, text + " ")
+
+
+def shell_word(value: str) -> str:
+    """``value`` as one shell word (quoted only when it needs it)."""
+    import re
+    import shlex
+
+    return value if re.fullmatch(r"[\w@%+=:,./-]+", value) else shlex.quote(value)
+
+
+def _json_loc(ov: Any, path: tuple[Any, ...]) -> Any:
+    return ov.json.locs.get(path) if ov is not None and ov.json is not None else None
+
+
+def _exact_json(ctx: Any, loc: Any, key: str) -> Optional[tuple[str, bytes]]:
+    """(path, bytes) when the key is written in the file as ``"key"`` at its span (a
+    JSON value copied from the file, not re-encoded YAML or a shell-escaped one)."""
+    if loc is None or loc.key is None:
+        return None
+    path = _path(ctx, loc.key)
+    data = _file(ctx).bytes_of(path)
+    if data[loc.key.start:loc.key.end] != ('"' + key + '"').encode():
+        return None
+    return path, data
+
+
+def delete_json_member(ctx: Any, ov: Any, path: tuple[Any, ...]) -> Optional[Edit]:
+    """Delete ``"key": value`` at ``path`` inside option ``ov``'s JSON, with one comma."""
+    loc = _json_loc(ov, path)
+    found = _exact_json(ctx, loc, str(path[-1]))
+    if found is None:
+        return None
+    fpath, data = found
+    a, b = loc.key.start, loc.value.end
+    j = b
+    while j < len(data) and data[j] in b" \t":
+        j += 1
+    if data[j:j + 1] == b",":
+        j += 1
+        while j < len(data) and data[j] in b" \t":
+            j += 1
+        return _edit_bytes(ctx, fpath, a, j, "")
+    i = a
+    while i > 0 and data[i - 1] in b" \t":
+        i -= 1
+    if data[i - 1:i] == b",":
+        return _edit_bytes(ctx, fpath, i - 1, b, "")
+    return _edit_bytes(ctx, fpath, a, b, "")
+
+
+def replace_json_string(ctx: Any, ov: Any, path: tuple[Any, ...], new: str) -> Optional[Edit]:
+    """Replace the JSON string at ``path`` (written ``"old"`` in the file) with ``"new"``."""
+    loc = _json_loc(ov, path)
+    if loc is None:
+        return None
+    fpath = _path(ctx, loc.value)
+    data = _file(ctx).bytes_of(fpath)
+    old = data[loc.value.start:loc.value.end]
+    if not (len(old) >= 2 and old[:1] == old[-1:] == b'"') or b"\\" in old:
+        return None
+    import json
+
+    return _edit_bytes(ctx, fpath, loc.value.start, loc.value.end, json.dumps(new))

@@ -6,7 +6,8 @@ from typing import Iterator
 
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.lint.rule import FixInfo, Rule
+from vcfg.lint.rules._fix import delete_json_member, fix
 from vcfg.lint.rules._config_json import config_objects, ignored_note, key_severity, key_span, removed_key
 
 RULE = Rule(
@@ -28,6 +29,10 @@ RULE = Rule(
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
         "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+    ),
+    fixes=(
+        FixInfo("safe", "a key the knowledge packs say the release reads nothing of (`migrate = \"drop\"`) "
+                "is removed from the JSON, with its comma"),
     ),
 )
 
@@ -53,5 +58,8 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 help = f"{entry.note}: remove it"
             else:
                 help = "remove it"
+            fx = None
+            if entry is not None and entry.migrate == "drop" and not obj.child:
+                fx = fix([delete_json_member(lc, obj.ov, (*obj.path, key))], "safe", f"remove `{key}`")
             yield RULE.diag(key_span(lc, obj, key), f"`{key}` was removed from {cls.name}{when}",
-                            help=help, notes=tuple(notes), severity=sev)
+                            help=help, notes=tuple(notes), severity=sev, fix=fx)

@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._config_json import (
     CONNECTOR, MODULE_PATH, ConfigObject, connector_name, has_module_path, kv_objects,
     offloading_override, plugin_of, value_span,
@@ -38,6 +38,9 @@ RULE = Rule(
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
         "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+    ),
+    fixes=(
+        FixInfo("safe", "a connector the knowledge packs call renamed (`migrate = \"rename\"`) gets its new name"),
     ),
 )
 
@@ -112,7 +115,16 @@ def _removed(lc: LaunchContext, obj: ConfigObject, name: str) -> Optional[Diagno
         help = entry.note
     else:
         help = "pick a connector this release registers"
-    return RULE.diag(value_span(lc, obj, CONNECTOR), f"`{name}` was removed in vllm {since}", help=help, notes=notes)
+    fx = None
+    if entry is not None and entry.migrate == "rename" and lc.catalog.connector(entry.replacement[0]) is not None:
+        from vcfg.lint.rules._fix import fix, replace_json_string
+
+        new = entry.replacement[0]
+        fx = fix([replace_json_string(lc, obj.ov, (*obj.path, CONNECTOR), new)], "safe", f"rename to `{new}`")
+    elif entry is not None and entry.alternatives:
+        notes = (*notes, "in-tree alternatives: " + ", ".join(f"`{a}`" for a in entry.alternatives))
+    return RULE.diag(value_span(lc, obj, CONNECTOR), f"`{name}` was removed in vllm {since}", help=help,
+                     notes=notes, fix=fx)
 
 
 def _added_later(lc: LaunchContext, obj: ConfigObject, name: str) -> Optional[Diagnostic]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.diagnostics import Fix
+from vcfg.lint.rule import FixInfo, Rule
+from vcfg.lint.rules._fix import delete_words, edit, fix, insert_option, shell_word
 from vcfg.lint.rules._env import is_serve, script_bindings
 from vcfg.lint.rules._util import first_absent_since, name_span
 
@@ -23,6 +25,12 @@ RULE = Rule(
     when_vllm_fails="never: the variable is ignored (a warning in the log since 0.20)",
     example="export VLLM_RPC_TIMEOUT=600000\nvllm serve m\n",
     use_instead="vllm serve m\n",
+    fixes=(
+        FixInfo("safe", "a variable that became an option (`migrate = \"rename\"` in the knowledge packs) "
+                "moves into every launch that read it, as that option with the same value"),
+        FixInfo("unsafe", "a variable the release no longer reads (`migrate = \"drop\"`) is removed: "
+                "vLLM ignores it, but another program started by the script may read it"),
+    ),
 )
 
 
@@ -47,4 +55,58 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             help = entry.note
         else:
             help = f"vllm {target.version} ignores it; remove it"
-        yield RULE.diag(name_span(lc.file, b.span, name), message, help=help)
+        yield RULE.diag(name_span(lc.file, b.span, name), message, help=help,
+                        fix=migration_fix(lc, b, entry))
+
+
+def migration_fix(lc: LaunchContext, b: Any, entry: Any) -> Optional[Fix]:
+    """Remove the assignment (``drop``), or move its value into each launch that sees it
+    as the replacement option (``rename``): the pack entry says which."""
+    if entry is None or entry.migrate is None or b.name != entry.name or b.value is None:
+        return None
+    removal = _removal(lc, b)
+    if removal is None:
+        return None
+    if entry.migrate == "drop":
+        return fix([removal], "unsafe", f"remove `{b.name}`, which vllm {lc.target.version} does not read")
+    option = entry.replacement[0]
+    flag = lc.catalog.flag(option.split(".", 1)[0])
+    if flag is None or not b.value.known:
+        return None
+    value = b.value.raw if b.value.quoted else shell_word(b.value.value)
+    inserts = []
+    for other in lc.file.plan.invocations:
+        ob = other.env.get(b.name)
+        if other.kind != "serve" or ob is None or ob.span != b.span:
+            continue
+        if b.source == "prefix" and other is not lc.inv:
+            continue
+        if other is lc.inv and lc.args is not None and "." not in option and lc.args.get(flag.dest) is not None:
+            return None  # the launch sets the option too: which one wins is for a person
+        from vcfg.lint.context import LaunchContext as _LC
+
+        inserts.append(insert_option(_LC(file=lc.file, inv=other), f"{option} {value}"))
+    if not inserts:
+        return None
+    return fix([removal, *inserts], "safe", f"replace `{b.name}` with `{option} {value}`")
+
+
+def _removal(lc: LaunchContext, b: Any) -> Any:
+    """The edit deleting the binding: its whole line (``export NAME=value``), or the
+    prefix word of a ``NAME=value vllm serve`` command."""
+    if b.source == "prefix":
+        return delete_words(lc, b.span, b.span)
+    data = lc.file.data
+    s = b.span
+    if s.file not in ("", lc.path, lc.inv.span.file):
+        return None
+    a = data.rfind(b"\n", 0, s.start) + 1
+    e = data.find(b"\n", s.end)
+    end = len(data) if e < 0 else e + 1
+    before = data[a:s.start].strip()
+    after = data[s.end:end].strip()
+    if before not in (b"", b"export", b"declare -x") or (after and not after.startswith(b"#")):
+        return None
+    from vcfg.launch.model import LineIndex
+
+    return edit(lc, LineIndex(data, lc.path).span(a, end), "")
