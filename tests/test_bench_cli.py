@@ -50,13 +50,16 @@ FORMATS = {"text": "txt", "json": "json", "markdown": "md"}
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_golden_notes(run, fmt):
     r = run("bench", "analyze", NOTES, "--format", fmt)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # 74% of the requests failed
     _golden(f"notes-1p1d.{FORMATS[fmt]}", r.output)
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_golden_detailed(run, fmt):
-    r = run("bench", "analyze", DETAILED, "--slo-ttft-ms", "1000", "--format", fmt)
+    r = run(
+        "bench", "analyze", DETAILED, "--slo-ttft-ms", "1000", "--max-failed-pct", "5",
+        "--format", fmt,
+    )
     assert r.exit_code == 0, r.output
     _golden(f"detailed-1p1d.{FORMATS[fmt]}", r.output)
 
@@ -64,7 +67,7 @@ def test_golden_detailed(run, fmt):
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_golden_compare(run, fmt):
     r = run("bench", "compare", NOTES, DETAILED, "--format", fmt)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # P99 TPOT 33.03 -> 85.41 ms is a regression
     _golden(f"compare-notes-detailed.{FORMATS[fmt]}", r.output)
 
 
@@ -107,7 +110,7 @@ def test_exit_1_on_a_failed_verdict(run):
 
 def test_stdin(run):
     r = run("bench", "analyze", "-", "--format", "json", input=(ROOT / NOTES).read_text())
-    assert r.exit_code == 0 and json.loads(r.output)["source"] == "<stdin>"
+    assert r.exit_code == 1 and json.loads(r.output)["source"] == "<stdin>"
 
 
 @pytest.mark.parametrize(
@@ -167,6 +170,9 @@ def test_plot_without_matplotlib_is_a_clear_error(run, tmp_path, monkeypatch):
 def test_plot_writes_a_png(run, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "dist.png"
-    r = run("bench", "analyze", DETAILED, "--slo-ttft-ms", "1000", "--plot", str(out))
+    r = run(
+        "bench", "analyze", DETAILED, "--slo-ttft-ms", "1000", "--max-failed-pct", "5",
+        "--plot", str(out),
+    )
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -46,12 +46,15 @@ def test_notes_acceptance_numbers():
     # 417 / 2811.39 = 0.15 req/s
     assert round(a.request_rates["successful"], 2) == 0.15
     assert round(a.request_rates["attempted"], 2) == 0.57
-    # mean TPOT 27.55 <= 50 ms: passes, on the decode node
-    [v] = a.verdicts
+    # mean TPOT 27.55 <= 50 ms passes, on the decode node; but 74% of the requests
+    # failed, so the run does not pass (it did, judged on TPOT alone)
+    v, f = a.verdicts
     assert (v.metric, v.statistic, v.slo, v.value, v.passed, v.node) == (
         "tpot", "mean", 50.0, 27.55, True, "decode",
     )
-    assert not a.failed
+    assert (f.metric, f.unit, f.slo, f.passed) == ("failed_requests", "%", 0.0, False)
+    assert round(f.value, 1) == 74.1
+    assert a.failed and a.outcome == "fail"
 
 
 def test_notes_warnings_exactly():
@@ -88,7 +91,12 @@ def test_json_contract_keys():
 def test_ttft_and_itl_slos_give_verdicts_per_node():
     a = _one(NOTES, Slos(tpot_ms=25, ttft_ms=500, itl_ms=30))
     got = [(v.metric, v.passed, v.node) for v in a.verdicts]
-    assert got == [("ttft", False, "prefill"), ("tpot", False, "decode"), ("itl", True, "decode")]
+    assert got == [
+        ("ttft", False, "prefill"),
+        ("tpot", False, "decode"),
+        ("itl", True, "decode"),
+        ("failed_requests", False, ""),
+    ]
     assert a.failed
 
 

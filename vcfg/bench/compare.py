@@ -6,16 +6,30 @@ from typing import Any, Callable, Optional
 
 from vcfg.bench.metrics import Analysis
 from vcfg.bench.stats import ratio, rounded
+from vcfg.errors import VcfgError
 from vcfg.records import record
 
 #: a change within this fraction is "same"
 SAME_WITHIN = 0.02
+#: a change for the worse beyond this many percent is a regression (--max-regression-pct)
+DEFAULT_MAX_REGRESSION_PCT = 10.0
+#: rows that are shares (0..1): their change is counted in percentage points
+SHARES = frozenset({"failure_rate", "slo_good_fraction"})
 
 Getter = Callable[[Analysis], Optional[float]]
 
 
 def _lat(metric: str, stat: str) -> Getter:
-    return lambda a: a.latency.get(metric, {}).get(stat)
+    """The reported statistic, else the one from the per-request data (P90 and E2EL
+    are there even when the run did not print them)."""
+
+    def get(a: Analysis) -> Optional[float]:
+        value = a.latency.get(metric, {}).get(stat)
+        if value is None and a.per_request is not None:
+            value = a.per_request.distributions.get(metric, {}).get(stat)
+        return value
+
+    return get
 
 
 def _slo_fraction(a: Analysis) -> Optional[float]:
@@ -43,15 +57,11 @@ ROWS: list[tuple[str, str, Getter, Optional[bool]]] = [
      lambda a: a.peak_output_throughput, True),
     ("peak_concurrent_requests", "peak concurrent requests",
      lambda a: a.streams.get("peak_concurrent_requests"), None),
-    ("mean_ttft_ms", "mean TTFT (ms)", _lat("ttft", "mean"), False),
-    ("median_ttft_ms", "median TTFT (ms)", _lat("ttft", "median"), False),
-    ("p99_ttft_ms", "P99 TTFT (ms)", _lat("ttft", "p99"), False),
-    ("mean_tpot_ms", "mean TPOT (ms)", _lat("tpot", "mean"), False),
-    ("median_tpot_ms", "median TPOT (ms)", _lat("tpot", "median"), False),
-    ("p99_tpot_ms", "P99 TPOT (ms)", _lat("tpot", "p99"), False),
-    ("mean_itl_ms", "mean ITL (ms)", _lat("itl", "mean"), False),
-    ("median_itl_ms", "median ITL (ms)", _lat("itl", "median"), False),
-    ("p99_itl_ms", "P99 ITL (ms)", _lat("itl", "p99"), False),
+    *(
+        (f"{stat}_{metric}_ms", f"{label_stat} {label} (ms)", _lat(metric, stat), False)
+        for metric, label in (("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2el", "E2EL"))
+        for stat, label_stat in (("mean", "mean"), ("median", "median"), ("p90", "P90"), ("p99", "P99"))
+    ),
     ("decode_speed_mean_tok_s", "decode speed per request, mean (tok/s)",
      lambda a: a.decode_speed["mean"], True),
     ("decode_speed_median_tok_s", "decode speed per request, median (tok/s)",
@@ -65,6 +75,8 @@ ROWS: list[tuple[str, str, Getter, Optional[bool]]] = [
     ("goodput_input_tok_s", "input token goodput (tok/s)", lambda a: a.goodput["input"], True),
     ("goodput_output_tok_s", "output token goodput (tok/s)", lambda a: a.goodput["output"], True),
     ("goodput_total_tok_s", "total token goodput (tok/s)", lambda a: a.goodput["total"], True),
+    ("request_goodput_req_s", "request goodput, as vLLM reports it (req/s)",
+     lambda a: a.result.get("request_goodput"), True),
     ("slo_good_fraction", "good under SLOs, of successful", _slo_fraction, True),
     ("slo_request_goodput_req_s", "request goodput under SLOs (req/s)", _slo_rate, True),
 ]
@@ -96,6 +108,12 @@ class Comparison:
     a: Analysis
     b: Analysis
     rows: list[Row]
+    max_regression_pct: float = DEFAULT_MAX_REGRESSION_PCT
+
+    @property
+    def regressions(self) -> list[Row]:
+        """Rows where B is worse than A by more than the threshold."""
+        return [r for r in self.rows if regressed(r, self.max_regression_pct)]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -103,7 +121,26 @@ class Comparison:
             "b": self.b.to_json(),
             "ratio": "b / a",
             "rows": [r.to_json() for r in self.rows],
+            "max_regression_pct": self.max_regression_pct,
+            "regressions": [r.key for r in self.regressions],
         }
+
+
+def regression_pct(r: Row) -> Optional[float]:
+    """How much worse B is, in percent of A (percentage points for shares); None when
+    B is not worse or the row has no direction."""
+    if r.change != "worse" or r.a is None or r.b is None:
+        return None
+    if r.key in SHARES:
+        return 100.0 * abs(r.b - r.a)
+    if r.a == 0:
+        return float("inf")
+    return 100.0 * abs(r.b - r.a) / abs(r.a)
+
+
+def regressed(r: Row, threshold_pct: float) -> bool:
+    pct = regression_pct(r)
+    return pct is not None and pct > threshold_pct
 
 
 def _change(a: Optional[float], b: Optional[float], higher_better: Optional[bool]) -> Optional[str]:
@@ -114,11 +151,13 @@ def _change(a: Optional[float], b: Optional[float], higher_better: Optional[bool
     return "better" if (b > a) == higher_better else "worse"
 
 
-def compare(a: Analysis, b: Analysis) -> Comparison:
+def compare(a: Analysis, b: Analysis, max_regression_pct: float = DEFAULT_MAX_REGRESSION_PCT) -> Comparison:
+    if not max_regression_pct >= 0:
+        raise VcfgError(f"--max-regression-pct must be 0 or more, got {max_regression_pct:g}")
     rows = []
     for key, label, get, higher_better in ROWS:
         va, vb = get(a), get(b)
         if va is None and vb is None:
             continue
         rows.append(Row(key, label, va, vb, ratio(vb, va), _change(va, vb, higher_better)))
-    return Comparison(a, b, rows)
+    return Comparison(a, b, rows, max_regression_pct)

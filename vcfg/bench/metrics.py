@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 from vcfg.bench.model import LATENCY_METRICS, BenchResult
 from vcfg.bench.perrequest import PerRequestAnalysis, analyze_per_request
+from vcfg.bench.sanity import broken_measurement
 from vcfg.bench.slo import Slos
 from vcfg.bench.stats import ratio, rounded
 from vcfg.records import field, record, replace
@@ -49,13 +50,20 @@ PEAK_OVER_CONCURRENCY = 1.1
 
 @record(frozen=True)
 class Verdict:
+    #: "ttft", "tpot", "itl" (latency SLOs), "failed_requests", "goodput", "measurement"
     metric: str
     statistic: str
     slo: float
     value: Optional[float]
-    #: None when the result does not report the metric
+    #: None when the result does not report what the verdict needs
     passed: Optional[bool]
+    #: the node of a PD deployment the metric belongs to; "" for whole-run verdicts
     node: str
+    unit: str = "ms"
+    #: "<=": the value must not exceed the SLO; ">=": must reach it
+    bound: str = "<="
+    #: why the verdict is unknown or failed, when the numbers do not say it
+    reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,9 +71,11 @@ class Verdict:
             "statistic": self.statistic,
             "slo": self.slo,
             "value": rounded(self.value),
-            "unit": "ms",
+            "unit": self.unit,
+            "bound": self.bound,
             "passed": self.passed,
-            "node": self.node,
+            "node": self.node or None,
+            "reason": self.reason or None,
         }
 
 
@@ -109,6 +119,13 @@ class Analysis:
     def failed(self) -> bool:
         return any(v.passed is False for v in self.verdicts)
 
+    @property
+    def outcome(self) -> str:
+        """"fail" when a verdict fails, "unknown" when one cannot be decided, else "pass"."""
+        if self.failed:
+            return "fail"
+        return "unknown" if any(v.passed is None for v in self.verdicts) else "pass"
+
     def to_json(self) -> dict[str, Any]:
         r = self.result
         return {
@@ -129,6 +146,7 @@ class Analysis:
             "peak_output_throughput_tok_s": rounded(self.peak_output_throughput),
             "latency_ms": {m: _rounded(s) for m, s in self.latency.items()},
             "latency_source": dict(self.latency_source),
+            "verdict": self.outcome,
             "verdicts": [v.to_json() for v in self.verdicts],
             "warnings": [c.to_json() for c in self.caveats],
             "error_samples": list(r.error_samples),
@@ -267,6 +285,15 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
         value = latency.get(metric, {}).get("mean")
         passed = None if value is None or nothing_succeeded else value <= slo
         verdicts.append(Verdict(metric, "mean", slo, value, passed, NODE[metric]))
+    verdicts.append(_failure_verdict(failure_rate, slos))
+    if slos.min_goodput_pct is not None:
+        verdicts.append(_goodput_verdict(slos.min_goodput_pct, per_request, s, completed, failed, duration))
+    speculative = any("accept" in label.lower() for label in result.extras) or any(
+        "accept" in k for k in s
+    )
+    broken = broken_measurement(latency, s, result.model_id, speculative=speculative)
+    if broken:
+        verdicts.append(measurement_verdict(broken))
 
     analysis = Analysis(
         result=result,
@@ -287,6 +314,53 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
         per_request=per_request,
     )
     return replace(analysis, caveats=_caveats(analysis))
+
+
+def _failure_verdict(failure_rate: Optional[float], slos: Slos) -> Verdict:
+    limit = slos.max_failed_pct
+    if failure_rate is None:
+        return Verdict(
+            "failed_requests", "of sent", limit, None, None, "", unit="%",
+            reason="the result does not say how many requests failed",
+        )
+    pct = 100 * failure_rate
+    return Verdict("failed_requests", "of sent", limit, pct, pct <= limit + 1e-9, "", unit="%")
+
+
+def _goodput_verdict(
+    minimum: float,
+    per_request: Optional[PerRequestAnalysis],
+    s: Any,
+    completed: Optional[int],
+    failed: Optional[int],
+    duration: Optional[float],
+) -> Verdict:
+    """The share of sent requests that were good: from the per-request data under these
+    SLOs, else from vLLM's own "Request goodput" (under the run's --goodput SLOs)."""
+    value: Optional[float] = None
+    reason = ""
+    if per_request is not None and per_request.requests:
+        g = per_request.slo_goodput
+        value = 100.0 * g.good / g.sent
+    elif s.get("request_goodput") is not None and completed is not None and failed is not None:
+        sent = completed + failed
+        if duration and sent:
+            value = 100.0 * s["request_goodput"] * duration / sent
+            reason = "from the request goodput vLLM reported under the run's own --goodput SLOs"
+    else:
+        reason = (
+            "needs per-request data (--save-result --save-detailed) or vLLM's request "
+            "goodput (--goodput) with a failed count"
+        )
+    passed = None if value is None else value + 1e-9 >= minimum
+    return Verdict("goodput", "good of sent", minimum, value, passed, "", unit="%", bound=">=", reason=reason)
+
+
+def measurement_verdict(reasons: list[str]) -> Verdict:
+    return Verdict(
+        "measurement", "checks", 0.0, float(len(reasons)), False, "", unit="",
+        reason="; ".join(reasons),
+    )
 
 
 def _ordered_stats(stats: dict[str, float]) -> dict[str, float]:
@@ -375,9 +449,15 @@ def _caveats(a: Analysis) -> list[Caveat]:
             )
         )
 
+    broken = [v for v in a.verdicts if v.metric == "measurement"]
+    for v in broken:
+        for reason in v.reason.split("; "):
+            out.append(Caveat("broken-measurement", "error", reason))
+
     tpot_mean = a.latency.get("tpot", {}).get("mean")
     itl_median = a.latency.get("itl", {}).get("median")
-    if ok and tpot_mean and itl_median is not None and tpot_mean > 0:
+    # a broken measurement explains the gap; no PD or scheduling story for it
+    if ok and tpot_mean and itl_median is not None and tpot_mean > 0 and not broken:
         if itl_median <= ITL_FAR_BELOW_TPOT * tpot_mean:
             out.append(
                 Caveat(

@@ -13,7 +13,8 @@ from typing import Literal, Mapping, Optional
 
 from vcfg.records import field, record
 
-InputKind = Literal["text", "save-result-json"]
+#: vLLM's text report or --save-result JSON, or SGLang bench_serving's (tools.py)
+InputKind = Literal["text", "save-result-json", "sglang-text", "sglang-json"]
 
 # The latency metrics vLLM reports, by the attribute name it uses in JSON keys
 # (serve.py:1435-1438 and the client-queue ones after it, 0.33.0).

@@ -11,6 +11,7 @@ from typing import Any
 from vcfg.bench.model import BenchResult
 from vcfg.bench.saveresult import is_pytorch_format, is_result, parse_result
 from vcfg.bench.textreport import parse_text
+from vcfg.bench.tools import foreign_json_tool, foreign_text_tool, refusal_hint
 from vcfg.errors import VcfgError
 
 _HINT = (
@@ -48,6 +49,8 @@ def loads(data: bytes, source: str) -> list[BenchResult]:
     if text.lstrip()[:1] in ("{", "["):
         return _load_json(text, source)
     results = parse_text(text, source)
+    if not results and (tool := foreign_text_tool(text)):
+        raise _refused(source, tool)
     if not results and "Serving Benchmark Result" in text:
         raise VcfgError(
             f"{source}: a 'Serving Benchmark Result' header without a "
@@ -97,8 +100,12 @@ def _load_json(text: str, source: str) -> list[BenchResult]:
                 "not the result",
                 hint="pass the JSON of the same name without '.pytorch'",
             )
+        if tool := foreign_json_tool(v):
+            raise _refused(source, tool)
         objs.extend(v if isinstance(v, list) else [v])
     results = [o for o in objs if is_result(o)]
+    if not results and (tool := next(filter(None, map(foreign_json_tool, objs)), None)):
+        raise _refused(source, tool)
     if not results:
         raise VcfgError(
             f"{source}: JSON without 'completed' and 'duration'; "
@@ -108,6 +115,14 @@ def _load_json(text: str, source: str) -> list[BenchResult]:
     if len(results) == 1:
         return [parse_result(results[0], source)]
     return [parse_result(o, f"{source}#{n}") for n, o in enumerate(results, start=1)]
+
+
+def _refused(source: str, tool: str) -> VcfgError:
+    return VcfgError(
+        f"{source}: this is {tool} output, not a vllm bench serve result; "
+        "vcfg does not read it as one",
+        hint=refusal_hint(tool),
+    )
 
 
 def load_all(paths: list[str]) -> list[BenchResult]:

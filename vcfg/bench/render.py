@@ -6,11 +6,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional
 
-from vcfg.bench.compare import Comparison
+from vcfg.bench.compare import Comparison, Row, regressed
 from vcfg.bench.metrics import NODE, Analysis, Verdict
 from vcfg.bench.perrequest import GOODPUT_DEFINITION, PerRequestAnalysis
 
-KIND = {"text": "text report", "save-result-json": "--save-result JSON"}
+KIND = {
+    "text": "text report",
+    "save-result-json": "--save-result JSON",
+    "sglang-text": "SGLang bench_serving text report",
+    "sglang-json": "SGLang bench_serving JSON",
+}
 LATENCY_NAMES = {
     "ttft": "TTFT",
     "tpot": "TPOT",
@@ -20,6 +25,14 @@ LATENCY_NAMES = {
     "e2el_including_client_queue": "E2EL+queue",
 }
 SHOWN_VIOLATIONS = 10
+VERDICT_NAMES = {
+    "ttft": "TTFT",
+    "tpot": "TPOT",
+    "itl": "ITL",
+    "failed_requests": "failed requests",
+    "goodput": "goodput",
+    "measurement": "broken measurement",
+}
 
 
 def _n(value: Optional[float], digits: int = 2, unit: str = "") -> str:
@@ -46,11 +59,51 @@ def _verdict_word(passed: Optional[bool]) -> str:
 
 
 def _verdict_text(v: Verdict) -> str:
+    if v.metric == "measurement":
+        return f"measurement broken: {v.reason}"
+    if v.unit == "%":
+        name = {"failed_requests": "failed requests", "goodput": "goodput"}.get(v.metric, v.metric)
+        if v.value is None:
+            return f"{name} unknown: {v.reason}"
+        ok = v.passed is not False
+        op = v.bound if ok else {"<=": ">", ">=": "<"}[v.bound]
+        how = f" {v.statistic}" if v.statistic else ""
+        tail = f" ({v.reason})" if v.reason else ""
+        return f"{name} {v.value:.1f}%{how} {op} {v.slo:g}%{tail}"
     name = f"{v.metric.upper():<5}"
     if v.value is None:
         return f"{name}not reported (SLO {v.slo:g} ms)"
     op = ">" if v.passed is False else "<="
     return f"{name}{v.statistic} {_n(v.value)} ms {op} {v.slo:g} ms"
+
+
+def _node(v: Verdict) -> str:
+    return f"   {v.node} node" if v.node else ""
+
+
+def _md_verdict_row(v: Verdict, side: str = "") -> str:
+    lead = f"| {side} " if side else ""
+    if v.unit == "%":
+        name = {"failed_requests": "failed requests", "goodput": "goodput"}.get(v.metric, v.metric)
+        value = "-" if v.value is None else f"{v.value:.1f}%"
+        slo = f"{v.bound} {v.slo:g}%"
+        metric = f"{name} ({v.statistic})"
+    elif v.metric == "measurement":
+        value, slo, metric = v.reason, "-", "measurement"
+    else:
+        value = f"{_n(v.value)} ms"
+        slo = f"<= {v.slo:g} ms"
+        metric = f"{v.metric.upper()} ({v.statistic})"
+    return f"{lead}| {metric} | {value} | {slo} | {_verdict_word(v.passed).lower()} | {v.node} |"
+
+
+def verdict_line(a: Analysis) -> str:
+    """The run's one-word verdict and why, for the end of a report."""
+    word = a.outcome.upper()
+    if a.outcome == "pass":
+        return f"Verdict: {word}"
+    which = [v for v in a.verdicts if v.passed is (False if a.outcome == "fail" else None)]
+    return f"Verdict: {word} ({', '.join(VERDICT_NAMES.get(v.metric, v.metric) for v in which)})"
 
 
 def _headline(a: Analysis) -> str:
@@ -228,9 +281,10 @@ def _per_request_lines(p: PerRequestAnalysis, duration: Optional[float]) -> list
 def render_text(a: Analysis) -> str:
     r = a.result
     out = [f"== {r.source} ({KIND[r.kind]})", _headline(a), ""]
-    out.append(f"Verdicts (on the mean; {a.slos.describe()})")
+    out.append(f"Verdicts (latency on the mean; {a.slos.describe()})")
     for v in a.verdicts:
-        out.append(f"  {_verdict_word(v.passed):<5} {_verdict_text(v)}   {v.node} node")
+        out.append(f"  {_verdict_word(v.passed):<5} {_verdict_text(v)}{_node(v)}")
+    out.append(f"  {verdict_line(a)}")
     out.append("")
     out.extend(_derived_lines(a))
     out.append("")
@@ -326,13 +380,11 @@ def _md_derived(a: Analysis) -> list[str]:
 def render_markdown(a: Analysis) -> str:
     r = a.result
     out = [f"## {r.source}", "", f"{KIND[r.kind]}: {_headline(a)}", ""]
-    out += ["### Verdicts", "", f"On the mean; {a.slos.describe()}.", ""]
+    out += ["### Verdicts", "", f"Latency on the mean; {a.slos.describe()}.", ""]
     out += ["| metric | value | SLO | result | node |", "|---|---|---|---|---|"]
     for v in a.verdicts:
-        out.append(
-            f"| {v.metric.upper()} ({v.statistic}) | {_n(v.value)} ms | <= {v.slo:g} ms | "
-            f"{_verdict_word(v.passed).lower()} | {v.node} |"
-        )
+        out.append(_md_verdict_row(v))
+    out += ["", f"**{verdict_line(a)}**"]
     out += ["", "### Derived metrics", ""] + _md_derived(a)
     if a.latency:
         stats: list[str] = []
@@ -405,25 +457,39 @@ def _cell(key: str, value: Optional[float]) -> str:
     return _n(value)
 
 
+def _change_word(c: Comparison, r: Row) -> str:
+    return f"{r.change}, regression" if regressed(r, c.max_regression_pct) else str(r.change)
+
+
+def regression_line(c: Comparison) -> str:
+    regs = c.regressions
+    if not regs:
+        return f"No regression past {c.max_regression_pct:g}% (B against A)"
+    names = ", ".join(r.label for r in regs)
+    return f"Regressions past {c.max_regression_pct:g}% (B against A): {names}"
+
+
 def render_compare_text(c: Comparison) -> str:
     out = [
         f"A: {c.a.result.source} ({KIND[c.a.result.kind]})",
         f"B: {c.b.result.source} ({KIND[c.b.result.kind]})",
         "",
-        f"{'metric':<42}{'A':>12}{'B':>12}{'B/A':>8}",
+        f"{'metric':<44}{'A':>12}{'B':>12}{'B/A':>8}",
     ]
     for r in c.rows:
         ratio = f"{r.ratio:.2f}" if r.ratio is not None else "-"
-        change = f"  {r.change}" if r.change else ""
-        out.append(f"{r.label:<42}{_cell(r.key, r.a):>12}{_cell(r.key, r.b):>12}{ratio:>8}{change}")
+        change = f"  {_change_word(c, r)}" if r.change else ""
+        out.append(f"{r.label:<44}{_cell(r.key, r.a):>12}{_cell(r.key, r.b):>12}{ratio:>8}{change}")
     out += ["", "Verdicts"]
     for side, a in (("A", c.a), ("B", c.b)):
         for v in a.verdicts:
-            out.append(f"  {side}  {_verdict_word(v.passed):<5} {_verdict_text(v)}   {v.node} node")
+            out.append(f"  {side}  {_verdict_word(v.passed):<5} {_verdict_text(v)}{_node(v)}")
+        out.append(f"  {side}  {verdict_line(a)}")
     warned = [(side, w) for side, a in (("A", c.a), ("B", c.b)) for w in a.caveats]
     if warned:
         out += ["", "Warnings"]
         out.extend(f"  {side}  {w.severity} {w.code}: {w.message}" for side, w in warned)
+    out += ["", regression_line(c)]
     return "\n".join(out) + "\n"
 
 
@@ -441,18 +507,16 @@ def render_compare_markdown(c: Comparison) -> str:
         ratio = f"{r.ratio:.2f}" if r.ratio is not None else "-"
         out.append(
             f"| {r.label} | {_cell(r.key, r.a)} | {_cell(r.key, r.b)} | {ratio} | "
-            f"{r.change or ''} |"
+            f"{_change_word(c, r) if r.change else ''} |"
         )
     out += ["", "### Verdicts", "", "| side | metric | value | SLO | result | node |"]
     out.append("|---|---|---|---|---|---|")
     for side, a in (("A", c.a), ("B", c.b)):
         for v in a.verdicts:
-            out.append(
-                f"| {side} | {v.metric.upper()} (mean) | {_n(v.value)} ms | <= {v.slo:g} ms"
-                f" | {_verdict_word(v.passed).lower()} | {v.node} |"
-            )
+            out.append(_md_verdict_row(v, side))
     warned = [(side, w) for side, a in (("A", c.a), ("B", c.b)) for w in a.caveats]
     if warned:
         out += ["", "### Warnings", ""]
         out.extend(f"- {side}: **{w.severity}** `{w.code}`: {w.message}" for side, w in warned)
+    out += ["", f"**{regression_line(c)}**"]
     return "\n".join(out) + "\n"

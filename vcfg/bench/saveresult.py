@@ -21,6 +21,7 @@ import re
 from typing import Any, Optional
 
 from vcfg.bench.model import BenchResult, PerRequest
+from vcfg.bench.tools import is_sglang_json
 
 # Numeric keys copied into BenchResult.summary as they are.
 SUMMARY_KEYS = (
@@ -44,6 +45,10 @@ SUMMARY_KEYS = (
     "probe_max_e2el_ms",
 )
 ALIASES = {"request_goodput:": "request_goodput"}
+# SGLang's result JSON (tools.py): its end-to-end latency under vLLM's name
+SGLANG_ALIASES = {
+    f"{stat}_e2e_latency_ms": f"{stat}_e2el_ms" for stat in ("mean", "median", "std", "p90", "p95", "p99")
+}
 _LATENCY_KEY = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_(.+)_ms$")
 
 MAX_ERROR_SAMPLES = 10
@@ -77,14 +82,22 @@ def _int(value: Any) -> Optional[int]:
 
 def parse_result(obj: dict[str, Any], source: str) -> BenchResult:
     summary: dict[str, float] = {}
+    sglang = is_sglang_json(obj)
     for key, value in obj.items():
         key = ALIASES.get(key, key)
+        if sglang:
+            key = SGLANG_ALIASES.get(key, key)
         v = _num(value)
         if v is None:
             continue
         if key in SUMMARY_KEYS or _LATENCY_KEY.match(key):
             summary[key] = v
     notes: list[str] = []
+    if sglang:
+        notes.append(
+            "read as SGLang bench_serving output (its keys mapped to vLLM's; "
+            "SGLang saves no failed count)"
+        )
     per_request, problem = _per_request(obj)
     if problem:
         notes.append(f"per-request arrays ignored: {problem}")
@@ -110,7 +123,7 @@ def parse_result(obj: dict[str, Any], source: str) -> BenchResult:
     model = obj.get("model_id")
     return BenchResult(
         source=source,
-        kind="save-result-json",
+        kind="sglang-json" if sglang else "save-result-json",
         summary=summary,
         failed_source=failed_source,
         num_prompts=num_prompts,

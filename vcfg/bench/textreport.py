@@ -19,7 +19,8 @@ import math
 import re
 from typing import Optional
 
-from vcfg.bench.model import BenchResult
+from vcfg.bench.model import BenchResult, InputKind
+from vcfg.bench.tools import is_sglang_labels
 
 # Text label (lowercase) -> vLLM's result-JSON key (serve.py:1221-1275 and :1319-1341,
 # 0.33.0; the input-throughput label is from the older benchmarks/benchmark_serving.py).
@@ -55,6 +56,15 @@ METRIC_NAMES: dict[str, str] = {
     "e2el": "e2el",
     "client queue time": "client_queue_time",
     "e2el incl. client queue": "e2el_including_client_queue",
+    # SGLang's bench_serving ("Mean E2E Latency (ms)")
+    "e2e latency": "e2el",
+}
+
+# SGLang's labels for what vLLM calls otherwise (sglang/bench_serving.py, 0.5.x)
+SGLANG_LABEL_KEYS: dict[str, str] = {
+    "traffic request rate": "request_rate",
+    "max request concurrency": "max_concurrency",
+    "total throughput (tok/s)": "total_token_throughput",
 }
 
 _HEADER = re.compile(r"^(?P<prefix>.*?)=+\s*Serving Benchmark Result\s*=+\s*$", re.I)
@@ -72,6 +82,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _WARMUP = re.compile(r"Warming up with (\d+) requests")
 _NS_WARMUPS = re.compile(r"\bnum_warmups=(\d+)")
 _NS_PROMPTS = re.compile(r"\bnum_prompts=(\d+)")
+# the command line itself, echoed by the script or the shell: `--num-prompts 1610`
+_CMD_PROMPTS = re.compile(r"(?:^|\s)--num[-_]prompts(?:=|\s+)['\"]?(\d+)")
 _NS_MODEL = re.compile(r"\bmodel='([^']*)'")
 _RATE = re.compile(r"Traffic request rate:\s*(\S+)")
 _CONCURRENCY = re.compile(r"Maximum request concurrency:\s*(\d+)\s*$")
@@ -130,6 +142,7 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
         summary: dict[str, float] = {}
         extras: dict[str, str] = {}
         notes: list[str] = []
+        labels: set[str] = set()
         closed = False
         i = start + 1
         while i < limit:
@@ -145,7 +158,12 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
                 continue
             label = " ".join(m.group("label").split())
             raw = m.group("value")
-            key = LABEL_KEYS.get(label.lower()) or _latency_key(label)
+            labels.add(label.lower())
+            key = (
+                LABEL_KEYS.get(label.lower())
+                or SGLANG_LABEL_KEYS.get(label.lower())
+                or _latency_key(label)
+            )
             value = _number(raw)
             if key is None or value is None:
                 extras[label] = raw
@@ -157,6 +175,12 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
         context_start = i + 1
         if "completed" not in summary:
             continue  # a header with nothing under it: a run killed mid-print
+        sglang = is_sglang_labels(labels)
+        if sglang:
+            notes.append(
+                "read as SGLang bench_serving output (its labels mapped to vLLM's; "
+                "SGLang reports no failed count)"
+            )
         results.append(
             _result(
                 source,
@@ -164,6 +188,7 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
                 extras,
                 notes,
                 context=context,
+                kind="sglang-text" if sglang else "text",
             )
         )
     if len(results) > 1:
@@ -185,6 +210,7 @@ def _result(
     extras: dict[str, str],
     notes: list[str],
     context: list[str],
+    kind: InputKind = "text",
 ) -> BenchResult:
     num_warmups: Optional[int] = None
     ns_warmups: Optional[int] = None
@@ -198,7 +224,7 @@ def _result(
             num_warmups = int(m.group(1))
         if m := _NS_WARMUPS.search(line):
             ns_warmups = int(m.group(1))
-        if m := _NS_PROMPTS.search(line):
+        if m := _NS_PROMPTS.search(line) or _CMD_PROMPTS.search(line):
             num_prompts = int(m.group(1))
         if m := _NS_MODEL.search(line):
             model = m.group(1) or None
@@ -213,6 +239,8 @@ def _result(
         num_warmups = ns_warmups
     if "request_rate" in summary:
         rate = summary["request_rate"]
+    elif extras.get("Traffic request rate") == "inf":
+        rate = math.inf
     if "max_concurrency" in summary:
         concurrency = int(summary["max_concurrency"])
     failed_source = "reported" if "failed" in summary else None
@@ -222,7 +250,7 @@ def _result(
             failed_source = "num_prompts"
     return BenchResult(
         source=source,
-        kind="text",
+        kind=kind,
         summary=summary,
         failed_source=failed_source,
         num_prompts=num_prompts,

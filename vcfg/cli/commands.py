@@ -395,7 +395,34 @@ def _slo_options(f: Any) -> Any:
         show_default=True,
         help="TPOT objective (ms): verdict on the mean TPOT",
     )(f)
+    f = click.option(
+        "--max-failed-pct",
+        type=float,
+        default=0.0,
+        show_default=True,
+        help="most failed requests a passing run may have, in % of those sent",
+    )(f)
+    f = click.option(
+        "--min-goodput-pct",
+        type=float,
+        help="least share of sent requests good under the SLOs, in % (vLLM's goodput)",
+    )(f)
+    f = click.option(
+        "--fail-on",
+        type=click.Choice(["fail", "unknown", "never"]),
+        default="unknown",
+        show_default=True,
+        help="exit 1 when a verdict fails (fail), also when one cannot be decided, "
+        "such as an unknown failed count (unknown), or never",
+    )(f)
     return f
+
+
+def _bench_exit(analyses: Any, fail_on: str) -> int:
+    if fail_on == "never":
+        return EXIT_OK
+    bad = ("fail",) if fail_on == "fail" else ("fail", "unknown")
+    return EXIT_FINDINGS if any(a.outcome in bad for a in analyses) else EXIT_OK
 
 
 @main.group(cls=_Group)
@@ -421,17 +448,27 @@ def bench_analyze(
     slo_tpot_ms: float,
     slo_ttft_ms: Optional[float],
     slo_itl_ms: Optional[float],
+    max_failed_pct: float,
+    min_goodput_pct: Optional[float],
+    fail_on: str,
     fmt: str,
     plot_path: Optional[str],
 ) -> None:
     """Derived metrics, verdicts and warnings for each result in FILES.
 
-    Exit 1 when a verdict fails, 0 otherwise.
+    Exit 1 when a verdict fails or, with --fail-on unknown (the default), cannot be
+    decided; 0 otherwise.
     """
     from vcfg.bench import Slos, analyze_files
     from vcfg.bench import render as bench_render
 
-    slos = Slos(tpot_ms=slo_tpot_ms, ttft_ms=slo_ttft_ms, itl_ms=slo_itl_ms)
+    slos = Slos(
+        tpot_ms=slo_tpot_ms,
+        ttft_ms=slo_ttft_ms,
+        itl_ms=slo_itl_ms,
+        max_failed_pct=max_failed_pct,
+        min_goodput_pct=min_goodput_pct,
+    )
     analyses = analyze_files(list(files), slos)
     if plot_path:
         from vcfg.bench.plot import plot_distributions
@@ -445,13 +482,20 @@ def bench_analyze(
         click.echo(bench_render.render_markdowns(analyses), nl=False)
     else:
         click.echo(bench_render.render_texts(analyses), nl=False)
-    sys.exit(EXIT_FINDINGS if any(a.failed for a in analyses) else EXIT_OK)
+    sys.exit(_bench_exit(analyses, fail_on))
 
 
 @bench.command("compare")
 @click.argument("a", type=click.Path(allow_dash=True))
 @click.argument("b", type=click.Path(allow_dash=True))
 @_slo_options
+@click.option(
+    "--max-regression-pct",
+    type=float,
+    default=10.0,
+    show_default=True,
+    help="B worse than A by more than this (in %, or points for rates) is a regression",
+)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
 )
@@ -461,14 +505,28 @@ def bench_compare(
     slo_tpot_ms: float,
     slo_ttft_ms: Optional[float],
     slo_itl_ms: Optional[float],
+    max_failed_pct: float,
+    min_goodput_pct: Optional[float],
+    fail_on: str,
+    max_regression_pct: float,
     fmt: str,
 ) -> None:
-    """Two results side by side, with the ratio B/A for each metric."""
+    """Two results side by side, with the ratio B/A for each metric.
+
+    Exit 1 when B regresses past --max-regression-pct on a metric with a better
+    direction, or when B's verdict fails (see --fail-on); 0 otherwise.
+    """
     from vcfg.bench import Slos, analyze_files
     from vcfg.bench import render as bench_render
     from vcfg.bench.compare import compare
 
-    slos = Slos(tpot_ms=slo_tpot_ms, ttft_ms=slo_ttft_ms, itl_ms=slo_itl_ms)
+    slos = Slos(
+        tpot_ms=slo_tpot_ms,
+        ttft_ms=slo_ttft_ms,
+        itl_ms=slo_itl_ms,
+        max_failed_pct=max_failed_pct,
+        min_goodput_pct=min_goodput_pct,
+    )
     sides = []
     for path in (a, b):
         found = analyze_files([path], slos)
@@ -478,13 +536,14 @@ def bench_compare(
                 hint="split the file, or use `vcfg bench analyze` to see them all",
             )
         sides.append(found[0])
-    c = compare(sides[0], sides[1])
+    c = compare(sides[0], sides[1], max_regression_pct)
     if fmt == "json":
         echo_json(c.to_json())
     elif fmt == "markdown":
         click.echo(bench_render.render_compare_markdown(c), nl=False)
     else:
         click.echo(bench_render.render_compare_text(c), nl=False)
+    sys.exit(EXIT_FINDINGS if c.regressions else _bench_exit([c.b], fail_on))
 
 
 # ------------------------------------------------------------------------------- plan
