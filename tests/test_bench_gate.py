@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from vcfg.bench import Slos, analyze, analyze_files, loads
 from vcfg.bench.compare import compare
-from vcfg.cli import main
+from vcfg.cli.commands import main
 from vcfg.errors import VcfgError
 
 ROOT = Path(__file__).resolve().parent.parent
