@@ -10,14 +10,25 @@ from vcfg.lint.engine import lint_paths
 CODES = {"VC301", "VC302", "VC303", "VC304", "VC305", "VC306"}
 
 
-def run(tmp_path, files, version="0.33.0", codes=CODES):
-    """Lint {name: text} together; [(file, code, line, col, message)]."""
+def run(tmp_path, files, version="0.33.0", codes=CODES, together=False, hosts=None):
+    """Lint {name: text} on one command line; [(file, code, line, col, message)].
+    ``together``: the project config makes them one deployment (``hosts``: glob ->
+    host name); otherwise each file is its own deployment."""
+    from vcfg.lint.config import load_config
+
     paths = []
     for name, text in files.items():
         p = tmp_path / name
         p.write_text(text)
         paths.append(str(p))
-    res = lint_paths(paths, version)
+    config = None
+    if together:
+        cfg = tmp_path / ".vcfg.toml"
+        names = ", ".join(f'"{n}"' for n in files)
+        table = ", ".join(f'"{g}" = "{h}"' for g, h in (hosts or {}).items())
+        cfg.write_text(f"[deployments.all]\nfiles = [{names}]\nhosts = {{ {table} }}\n")
+        config = load_config(explicit=cfg)
+    res = lint_paths(paths, version, config=config)
     assert not res.internal_errors, res.internal_errors
     return [(d.span.path.rsplit("/", 1)[-1], d.code, d.span.line, d.span.column, d.message)
             for d in res.diagnostics if codes is None or d.code in codes]
@@ -191,7 +202,8 @@ def test_vc302_files_are_hosts(tmp_path):
     a, b = "vllm serve m\n", "vllm serve m\n"
     assert run(tmp_path, {"prefill.sh": a, "decode.sh": b}, codes={"VC302"}) == []
     a, b = "vllm serve m --host 10.0.0.5\n", "vllm serve m --host 10.0.0.5\n"
-    found = run(tmp_path, {"a.sh": a, "b.sh": b}, codes={"VC302"})
+    assert run(tmp_path, {"a.sh": a, "b.sh": b}, codes={"VC302"}) == []  # two deployments
+    found = run(tmp_path, {"a.sh": a, "b.sh": b}, codes={"VC302"}, together=True)
     assert [(f, c, l, k) for f, c, l, k, _ in found] == [("b.sh", "VC302", 1, 6)]
     assert "a.sh:1" in found[0][4]
 
@@ -350,9 +362,10 @@ def test_vc303_pairs_through_the_proxy(tmp_path):
 def test_vc303_one_side_unset_and_separate_files(tmp_path):
     p = f"CUDA_VISIBLE_DEVICES=0 vllm serve m --block-size 16 --kv-transfer-config {nixl('kv_producer')}\n"
     d = f"CUDA_VISIBLE_DEVICES=0 vllm serve m --kv-transfer-config {nixl('kv_consumer')}\n"
-    assert run(tmp_path, {"prefill.sh": p, "decode.sh": d}) == []
+    assert run(tmp_path, {"prefill.sh": p, "decode.sh": d}, together=True) == []
     d = d.replace("vllm serve m", "vllm serve m2")
-    found = run(tmp_path, {"prefill.sh": p, "decode.sh": d})
+    assert run(tmp_path, {"prefill.sh": p, "decode.sh": d}) == []  # not one deployment
+    found = run(tmp_path, {"prefill.sh": p, "decode.sh": d}, together=True)
     assert [(f, c, l, k) for f, c, l, k, _ in found] == [("decode.sh", "VC303", 1, col(d, 1, "m2"))]
     assert "prefill.sh:1" in found[0][4]
 
@@ -438,11 +451,12 @@ def test_vc301_deprecated_role_is_a_warning(tmp_path):
 
 def test_vc301_files_of_one_side_each(tmp_path):
     p = f"vllm serve m --kv-transfer-config {mc('kv_producer')}\n"
-    found = run(tmp_path, {"a-prefill.sh": p, "b-prefill.sh": p})
+    assert run(tmp_path, {"a-prefill.sh": p, "b-prefill.sh": p}) == []  # two deployments
+    found = run(tmp_path, {"a-prefill.sh": p, "b-prefill.sh": p}, together=True)
     assert [(f, c, l, k) for f, c, l, k, _ in found] == [("b-prefill.sh", "VC301", 1, col(p, 1, '"kv_producer"'))]
     assert "no instance of this run can decode" in found[0][4]
     d = p.replace("kv_producer", "kv_consumer")
-    assert run(tmp_path, {"a-prefill.sh": p, "b-decode.sh": d}) == []
+    assert run(tmp_path, {"a-prefill.sh": p, "b-decode.sh": d}, together=True) == []
 
 
 @pytest.mark.parametrize("text", [

@@ -311,22 +311,30 @@ def launch_show(path: str, version: Optional[str], fmt: str) -> None:
     from vcfg.launch.model import SERVE, plan_to_json
     from vcfg.lint.engine import _read, parse_file
 
+    from vcfg.lint.deployments import launch_hosts
+
     cat = catalog_for(version)
     plan = parse_file(path, _read(path), cat)
+    members, hosts = launch_hosts(path, cat.vllm_version)
     if fmt == "json":
         doc = plan_to_json(plan)
-        for inv, out in zip(plan.invocations, doc["invocations"]):
+        for inv, out, (_, label, key) in zip(plan.invocations, doc["invocations"], hosts):
             if inv.kind == SERVE:
                 out["parsed"] = parse_invocation(inv, cat, plan).to_json()
+            out["host"] = {"key": key, "label": label}
+        doc["deployment"] = members
         doc["vllm_version"] = cat.vllm_version
         write(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     write(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
+    if len(members) > 1:
+        write("deployment: " + ", ".join(members))
     for p in plan.problems:
         write(f"  problem {p.span.line}:{p.span.col}: {p.message}")
-    for inv in plan.invocations:
+    for inv, (_, label, _) in zip(plan.invocations, hosts):
         bg = " (background)" if inv.background else ""
         write(f"\nline {inv.span.line}: {inv.entrypoint}{bg}")
+        write(f"  host: {label}")
         if inv.kind == SERVE:
             pa = parse_invocation(inv, cat, plan)
             if pa.model is not None:

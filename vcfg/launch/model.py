@@ -540,6 +540,9 @@ class LaunchPlan:
     #: that starts two or more launches, one of them in the background: what tells
     #: whether they run at the same time.  None otherwise.
     shape: Optional[Any] = None
+    #: the scripts this one runs or sources (`bash serve.sh`, `source env.sh`), as
+    #: written: they join its deployment (vcfg.lint.deployments)
+    starts: tuple[Word, ...] = ()
 
     def launches(self, kind: str = SERVE) -> list[Invocation]:
         return [i for i in self.invocations if i.kind == kind]

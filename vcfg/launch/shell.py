@@ -416,6 +416,7 @@ class _Interp:
         self.environ = dict(environ) if environ is not None else None
         self.problems: list[ParseProblem] = []
         self.unknowns: list[Unknown] = []
+        self.starts: list[Word] = []  # scripts run or sourced (`bash x.sh`, `source x.sh`)
         self.timeline: list[EnvEvent] = []
         self.invocations: list[Invocation] = []
         self.written: list[WrittenFile] = []
@@ -1305,6 +1306,8 @@ class _Interp:
             return
         if name in ("source", "."):
             target = argv[1].text if len(argv) > 1 and argv[1].text is not None else "a computed path"
+            if len(argv) > 1 and argv[1].text is not None:
+                self.starts.append(argv[1])  # the file joins this script's deployment
             self.unknown("source", f"'{name} {target}' may set any variable", span, env=True)
             self.event("unknown", None, None, False, span, ctx)
             return
@@ -1600,6 +1603,8 @@ class _Interp:
                         self.run_nested(w2, ctx._replace(container=ctx.container or not inherits), span, "bash -c", pos)
                     else:
                         self.unknown("eval", f"'{b} -c' of a string vcfg cannot compute", span)
+                elif cmd is None and j < n and argv[j].text is not None:
+                    self.starts.append(argv[j])  # `bash serve.sh`: a file this script starts
                 return
             if b in ("docker", "podman"):
                 self.docker(argv[i:], env_prefix, ctx, span, redirects, wrappers, argv)
@@ -1662,6 +1667,8 @@ class _Interp:
         elif _PROXY_RE.search(base) and (base.endswith(".py") or base == "vllm-router"):
             kind, entry, args = PROXY, base, list(rest)
         if kind is None:
+            if base.endswith((".sh", ".bash")):
+                self.starts.append(argv[i])  # `./serve.sh`: a file this script starts
             return
         self.add_invocation(kind, entry, argv, args, sub, env_prefix, unsets, inherits, ctx, span,
                             redirects, wrappers)
@@ -2942,6 +2949,7 @@ def parse_script(
         written_files=tuple(interp.written),
         source_kind="bash",
         shape=shape,
+        starts=tuple(interp.starts),
     )
 
 

@@ -12,6 +12,10 @@
 
     [tool.vcfg.per-file-ignores]
     "legacy/*.sh" = ["VC001"]
+
+    [tool.vcfg.deployments.pd]       # files that run as one deployment (see
+    files = ["prefill.sh", "decode.sh", "proxy.sh"]   # vcfg/lint/deployments.py)
+    hosts = { "prefill.sh" = "node-a", "decode.sh" = "node-a" }
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from vcfg.records import field, record
 #: ``vcfg.x = ...`` under ``[tool]``: any way TOML can spell the table starts a line so.
 _MENTIONS_TOOL_VCFG = re.compile(r"""^\s*(\[\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
 
-_KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory"}
+_KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory",
+         "deployments"}
 
 
 @record
@@ -43,6 +48,8 @@ class LintConfig:
     #: bytes of one GPU's memory (None: unknown, memory rules stay silent)
     gpu_memory: Optional[int] = None
     path: Optional[Path] = None
+    #: ``[tool.vcfg.deployments.NAME]`` tables (vcfg.lint.deployments.DeploymentSpec)
+    deployments: list[Any] = field(default_factory=list)
 
     def enabled(self, code: str, file: Optional[str] = None) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -101,6 +108,10 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
             cfg.gpu_memory = parse_size(str(gm))
         except VcfgError as e:
             raise VcfgError(f"{origin}: gpu-memory: {e.message}", hint=e.hint) from e
+    if "deployments" in table:
+        from vcfg.lint.deployments import parse_specs
+
+        cfg.deployments = parse_specs(table["deployments"], origin)
     return cfg
 
 

@@ -114,6 +114,12 @@ class LaunchContext:
 
 @record
 class RunContext:
+    """One deployment (vcfg/lint/deployments.py): its files, by path, and launches."""
+
     files: list[FileContext]
     launches: list[LaunchContext] = field(default_factory=list)
     target: Optional[Target] = None
+    #: path -> the host its launches run on ("host:NAME" from the project config,
+    #: "file:PATH" the machine that runs that file)
+    hosts: dict[str, str] = field(default_factory=dict)
+    name: str = ""

@@ -185,16 +185,41 @@ def lint_paths(
     return run_rules(contexts, target, sources)
 
 
+def _member_loader(target: Target):  # type: ignore[no-untyped-def]
+    """Reads a deployment member the user did not give (None when it cannot be read)."""
+
+    def load(path: str) -> Optional[FileContext]:
+        try:
+            data = _read(path)
+        except VcfgError:
+            return None
+        text = data[:MAX_BYTES].decode("utf-8", "replace")
+        return FileContext(path=path, text=text, plan=parse_file(path, data[:MAX_BYTES], target.catalog), target=target)
+
+    return load
+
+
 def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, str]) -> LintResult:
     from vcfg.launch.model import SERVE
+    from vcfg.lint import deployments
 
-    run = RunContext(files=contexts, target=target)
-    for fc in contexts:
-        for inv in fc.plan.invocations:
-            lc = LaunchContext(file=fc, inv=inv)
-            if inv.kind == SERVE:
-                lc.args = _resolve_args(lc)
-            run.launches.append(lc)
+    config = target.config
+    # the run rules judge one deployment at a time (vcfg/lint/deployments.py); members
+    # the user did not give are context: their own findings are not reported here
+    given = {fc.path for fc in contexts}
+    root = config.path.parent if config.path is not None else None
+    runs: list[RunContext] = []
+    for dep in deployments.group(contexts, _member_loader(target), config.deployments, root):
+        run = RunContext(files=dep.files, target=target, hosts=dep.hosts, name=dep.name)
+        for fc in dep.files:
+            for inv in fc.plan.invocations:
+                lc = LaunchContext(file=fc, inv=inv)
+                if inv.kind == SERVE:
+                    lc.args = _resolve_args(lc)
+                run.launches.append(lc)
+        runs.append(run)
+    launches = [lc for r in runs for lc in r.launches if lc.path in given]
+    context_only = {fc.path for r in runs for fc in r.files} - given
 
     found: list[Diagnostic] = []
     internal: list[str] = []
@@ -218,10 +243,11 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
             for fc in contexts:
                 found.extend(guarded(mod, fc))
         elif rule.scope == "launch":
-            for lc in run.launches:
+            for lc in launches:
                 found.extend(guarded(mod, lc))
         else:
-            found.extend(guarded(mod, run))
+            for run in runs:
+                found.extend(d for d in guarded(mod, run) if d.span.path not in context_only)
 
     # suppressions, then the report of unused ones
     kept: list[Diagnostic] = []
@@ -235,13 +261,12 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
     paths = {fc.path for fc in contexts}
     kept.extend(d for d in found if d.span.path not in paths)
 
-    config = target.config
     kept = [d for d in kept if config.enabled(d.code, d.span.path)]
     kept = _dedupe(kept)
     kept.sort(key=lambda d: (d.span.path, d.span.line, d.span.column, SEVERITY_ORDER[d.severity], d.code))
     summary = Summary(
         files=len(contexts),
-        launches=sum(1 for lc in run.launches if lc.inv.kind == "serve"),
+        launches=sum(1 for lc in launches if lc.inv.kind == "serve"),
         vllm_version=target.version,
         version_note=target.version_note,
     )

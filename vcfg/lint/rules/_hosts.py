@@ -1,10 +1,18 @@
-"""Which launches of a run share a host and run at the same time (the run rules' view).
+"""Which launches of a deployment share a host and run at the same time (the run rules'
+view).  The deployment itself (which files) comes from vcfg/lint/deployments.py.
 
-Hosts.  Launches in one file run on one host, unless both pass `--host` with two
-different specific addresses (not a wildcard, not loopback).  Launches in different
-files run on different hosts, unless both pass the same specific `--host` address.
-A launch in a container (``docker run``) or started remotely (``ssh``, ``srun``) is
-a host of its own.
+Hosts.  Each launch has a host that is known or unknown (`host_of`):
+- a launch in a container (``docker run``, a Kubernetes or compose container) is a host
+  of its own;
+- a launch started on another machine whose name vcfg cannot read (``ssh``, ``srun``)
+  has an unknown host: it is compared with nothing;
+- any other launch runs on the machine that runs its file: the host the project config
+  names for the file (``hosts`` of ``[tool.vcfg.deployments.NAME]``), the host of the
+  script that starts it, else the file's own (unnamed) machine.
+Two launches share a host when their hosts are known and equal and they do not pass
+two different specific `--host` addresses, or when both pass the same specific
+(literal, not wildcard, not loopback) `--host` address.  Unknown values (a caller's
+variable, command output) are never equal to anything.
 
 Time.  Two launches of one file overlap when the earlier one was started in the
 background (``&``), they are not in two branches of one ``if``/``case`` (a script that
@@ -109,13 +117,52 @@ def elsewhere(lc: LaunchContext) -> bool:
     return any(w.split()[0] in _ELSEWHERE for w in lc.inv.wrappers if w) or lc.inv.entrypoint.startswith(_ELSEWHERE)
 
 
-def same_host(a: LaunchContext, b: LaunchContext) -> bool:
-    if elsewhere(a) or elsewhere(b):
-        return False
-    ha, hb = specific_host(a), specific_host(b)
-    if a.path == b.path:
-        return not (ha and hb and ha != hb)
-    return bool(ha and hb and ha == hb)
+#: source kinds whose launches are containers (a pod, a compose service): their own host
+_CONTAINER_KINDS = {"yaml", "k8s", "kubernetes", "compose", "helm", "manifest"}
+_REMOTE = ("ssh", "srun", "kubectl")
+
+
+def host_of(lc: LaunchContext, run: RunContext) -> Optional[str]:
+    """The host ``lc`` runs on: ``own:...`` (its container), ``host:NAME`` (named in the
+    project config), ``file:PATH`` (the machine running that file); None unknown."""
+    memo = lc.__dict__.setdefault("_vcfg_host_of", {})
+    if id(run) not in memo:
+        memo[id(run)] = _host_of(lc, run)
+    return memo[id(run)]
+
+
+def _host_of(lc: LaunchContext, run: RunContext) -> Optional[str]:
+    inv = lc.inv
+    words = [w.split()[0] for w in inv.wrappers if w]
+    if any(w in _REMOTE for w in words) or inv.entrypoint.startswith(_REMOTE):
+        return None
+    if any(w in ("docker", "podman") for w in words) or inv.entrypoint.startswith(("docker", "podman")) \
+            or lc.file.plan.source_kind in _CONTAINER_KINDS:
+        return f"own:{lc.path}:{inv.span.start}:{inv.iteration or ''}"
+    return run.hosts.get(lc.path) or f"file:{lc.path}"
+
+
+def host_label(lc: LaunchContext, run: RunContext) -> str:
+    """The host, for people (`vcfg launch show`, messages)."""
+    h = host_of(lc, run)
+    spec = specific_host(lc)
+    if h is None:
+        return "unknown (started on another machine)"
+    if h.startswith("own:"):
+        return "its own container"
+    name = h.split(":", 1)[1]
+    where = f"host {name}" if h.startswith("host:") else f"the machine running {name}"
+    return f"{where}, --host {spec}" if spec else where
+
+
+def same_host(a: LaunchContext, b: LaunchContext, run: RunContext) -> bool:
+    ha, hb = host_of(a, run), host_of(b, run)
+    if ha is None or hb is None or ha.startswith("own:") or hb.startswith("own:"):
+        return ha is not None and ha == hb
+    sa, sb = specific_host(a), specific_host(b)
+    if ha == hb:
+        return not (sa and sb and sa != sb)
+    return bool(sa and sb and sa == sb)
 
 
 _NO_SHAPE = Shape()
@@ -168,24 +215,26 @@ class Neighbours:
     def __init__(self, run: RunContext, pool: list[LaunchContext]) -> None:
         self.run = run
         self.order = {id(x): i for i, x in enumerate(pool)}
-        self.by_file: dict[str, list[LaunchContext]] = {}
-        self.by_host: dict[str, list[LaunchContext]] = {}
+        self.by_machine: dict[str, list[LaunchContext]] = {}
+        self.by_address: dict[str, list[LaunchContext]] = {}
         for x in pool:
-            self.by_file.setdefault(x.path, []).append(x)
+            m = host_of(x, run)
+            if m is not None:
+                self.by_machine.setdefault(m, []).append(x)
             h = specific_host(x)
             if h:
-                self.by_host.setdefault(h, []).append(x)
+                self.by_address.setdefault(h, []).append(x)
 
     def before(self, lc: LaunchContext) -> Iterator[LaunchContext]:
         mine = self.order.get(id(lc))
         if mine is None:
             return
-        h = specific_host(lc)
-        near = list(self.by_file.get(lc.path, ()))
+        m, h = host_of(lc, self.run), specific_host(lc)
+        near = {id(x): x for x in self.by_machine.get(m, ())} if m is not None else {}
         if h:
-            near += [x for x in self.by_host.get(h, ()) if x.path != lc.path]
-        for other in sorted(near, key=lambda x: self.order[id(x)]):
+            near.update((id(x), x) for x in self.by_address.get(h, ()))
+        for other in sorted(near.values(), key=lambda x: self.order[id(x)]):
             if self.order[id(other)] >= mine:
                 break
-            if same_host(lc, other) and overlap(other, lc, self.run):
+            if same_host(lc, other, self.run) and overlap(other, lc, self.run):
                 yield other

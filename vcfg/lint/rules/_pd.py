@@ -6,23 +6,30 @@ from __future__ import annotations
 from typing import Optional
 
 from vcfg.lint.context import LaunchContext, RunContext
-from vcfg.lint.rules._hosts import LOOPBACK, WILDCARD, address, cached, proxies, serves, specific_host
+from vcfg.lint.rules._hosts import LOOPBACK, WILDCARD, address, cached, host_of, proxies, serves, specific_host
 from vcfg.lint.rules._kv import kv, side_of
 from vcfg.lint.rules._ports import http_ports, upstream_endpoint
 from vcfg.records import record
 
 
 def _servers_at(run: RunContext) -> dict[tuple[str, str, int], list[LaunchContext]]:
-    """("file", path, port) and ("host", address, port) -> the servers listening there."""
+    """("at", host, port) and ("addr", address, port) -> the servers listening there: by
+    the host they run on (`host_of`), and by their specific `--host` address or the name
+    the project config gives their host."""
 
     def build() -> dict[tuple[str, str, int], list[LaunchContext]]:
         out: dict[tuple[str, str, int], list[LaunchContext]] = {}
         for port, lcs in http_ports(run).items():
             for lc in lcs:
-                out.setdefault(("file", lc.path, port), []).append(lc)
-                h = specific_host(lc)
-                if h:
-                    out.setdefault(("host", h, port), []).append(lc)
+                m = host_of(lc, run)
+                if m is None:
+                    continue
+                out.setdefault(("at", m, port), []).append(lc)
+                names = {specific_host(lc)}
+                if m.startswith("host:"):
+                    names.add(address(m[5:]))
+                for h in names - {None}:
+                    out.setdefault(("addr", h, port), []).append(lc)
         return out
 
     return cached(run, "servers_at", build)
@@ -30,11 +37,16 @@ def _servers_at(run: RunContext) -> dict[tuple[str, str, int], list[LaunchContex
 
 def _match_server(proxy: LaunchContext, host: Optional[str], port: int,
                   run: RunContext) -> Optional[LaunchContext]:
-    """The one server of the run an upstream (host, port) of ``proxy`` names: a server
-    of the proxy's own file for a local address, else one whose `--host` is that address."""
+    """The one server of the run an upstream (host, port) of ``proxy`` names: one on
+    the proxy's own host for a local address, else one known to listen at that address
+    (its `--host`, or its host's name in the project config).  An unknown host matches
+    nothing."""
     local = host is None or address(host) in (LOOPBACK, WILDCARD)
-    key = ("file", proxy.path, port) if local else ("host", address(host) or "", port)
-    hits = _servers_at(run).get(key, [])
+    mine = host_of(proxy, run)
+    if local and mine is None:
+        return None
+    key = ("at", mine or "", port) if local else ("addr", address(host) or "", port)
+    hits = [x for x in _servers_at(run).get(key, []) if x is not proxy]
     return hits[0] if len(hits) == 1 else None
 
 

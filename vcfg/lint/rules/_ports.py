@@ -182,7 +182,7 @@ def listeners(lc: LaunchContext) -> list[Listener]:
 
 def gpus(lc: LaunchContext) -> Optional[tuple[str, ...]]:
     """The devices the first replica of a serve launch uses: the first TP x PP x PCP
-    entries of its CUDA_VISIBLE_DEVICES (``caller:<i>`` when the script leaves the
+    entries of its CUDA_VISIBLE_DEVICES (``caller:<file>:<i>`` when the script leaves the
     variable to the caller); None when unknown."""
     from vcfg.lint.constraints import device_ids
 
@@ -200,7 +200,9 @@ def gpus(lc: LaunchContext) -> Optional[tuple[str, ...]]:
     if b is None:
         if lc.inv.env_unknowns or not lc.inv.inherits_env or "CUDA_VISIBLE_DEVICES" in lc.inv.env:
             return None
-        return tuple(f"caller:{i}" for i in range(n))
+        # the caller's value: the same for the launches of one file, never equal to
+        # another file's (two unknown values are never equal)
+        return tuple(f"caller:{lc.path}:{i}" for i in range(n))
     if b.unset:  # every device is visible: the first ones by their physical index
         return tuple(str(i) for i in range(n))
     if not b.exported or b.value is None or b.value.text is None:

@@ -24,9 +24,10 @@ RULE = Rule(
         "prefills to a consumer, starts fine and then never transfers anything. A proxy "
         "script known not to pass the connector's transfer parameters (e.g. "
         "`disagg_proxy_demo.py` in front of NIXL) makes decode recompute every prefill. "
-        "vcfg judges a deployment as a whole when a script holds its proxy (whose upstreams "
-        "all start in the run), or when scripts that each start one side are linted "
-        "together; the per-connector role and proxy facts come from the knowledge packs."
+        "vcfg judges a deployment as a whole when it holds its proxy (whose upstreams "
+        "all start in the deployment), or when it is several files that each start one "
+        "side (grouped by the project config's `[tool.vcfg.deployments.NAME]`, or by a "
+        "script that starts them); the per-connector role and proxy facts come from the knowledge packs."
     ),
     when_vllm_fails="never at start-up: requests hang, fail, or recompute the prefill on decode",
     example=(

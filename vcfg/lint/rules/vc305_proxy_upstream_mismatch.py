@@ -48,10 +48,16 @@ def _same_address(a: Optional[str], b: Optional[str]) -> bool:
     return na == nb
 
 
-def _server_ports(run: RunContext) -> Optional[set[int]]:
-    """The HTTP ports of the run's servers; None when one of them is unknown."""
+def _server_ports(run: RunContext, proxy: LaunchContext) -> Optional[set[int]]:
+    """The HTTP ports of the servers on the proxy's host; None when one of them is
+    unknown, or the proxy's host is."""
     ports: set[int] = set()
+    mine = _hosts.host_of(proxy, run)
+    if mine is None:
+        return None
     for lc in _hosts.serves(run):
+        if _hosts.host_of(lc, run) != mine:
+            continue
         h = _ports.http_listener(lc)
         if h is None:
             from vcfg.lint.constraints import has_option, option
@@ -73,8 +79,8 @@ def _ends(proxy: LaunchContext) -> list[tuple[str, Optional[str], int, Any]]:
 
 
 def check(run: RunContext) -> Iterator[Diagnostic]:
-    ports = _server_ports(run)
     for proxy in _hosts.proxies(run):
+        ports = _server_ports(run, proxy)
         ends = _ends(proxy)
         prefills = [(h, p) for role, h, p, _ in ends if role == "prefill"]
         for role, host, port, word in ends:

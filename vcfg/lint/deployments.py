@@ -1,0 +1,336 @@
+"""Which files form one deployment: the run rules (prefill/decode pairs, ports, proxies,
+multi-node data parallel) judge one deployment at a time.
+
+By default a deployment is one file (a script, one multi-document manifest, one compose
+file, one serve config).  Files join one deployment when
+
+- the project config says so::
+
+      [tool.vcfg.deployments.pd]
+      files = ["deploy/prefill*.sh", "deploy/decode.sh", "deploy/proxy.sh"]
+      hosts = { "deploy/prefill*.sh" = "node-a", "deploy/decode.sh" = "node-b" }
+
+  (globs relative to the config file; ``hosts`` names the machine a file runs on:
+  files on one named host share its ports and GPUs, files on two names do not);
+- one file starts another (``bash serve.sh``, ``./serve.sh``, ``source env.sh``): the
+  started file runs on the starter's host;
+- a format groups them: a ``kustomization.yaml`` with its ``resources``; a compose file
+  with its ``compose.override.yaml``.
+
+The grouping never depends on which files were given together: a member that was not
+given (a file a given one starts, a file started by a script beside it, the other files
+of a configured deployment) is read as context, and its own findings are reported only
+when it is linted itself.  Members are ordered by path, so "the later launch" of a
+cross-file finding is the same in every batch.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+from vcfg.errors import VcfgError
+from vcfg.records import field, record
+
+SCRIPT_SUFFIXES = (".sh", ".bash")
+#: a script larger than this is not read when looking for the scripts that start a file
+_SCAN_BYTES = 1 << 20
+#: at most this many sibling scripts are read when looking for starters
+_SCAN_FILES = 400
+_KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+_COMPOSE_PAIRS = (
+    ("compose.yaml", "compose.override.yaml"),
+    ("compose.yml", "compose.override.yml"),
+    ("docker-compose.yaml", "docker-compose.override.yaml"),
+    ("docker-compose.yml", "docker-compose.override.yml"),
+)
+
+
+@record(frozen=True)
+class DeploymentSpec:
+    """One ``[tool.vcfg.deployments.NAME]`` table."""
+
+    name: str
+    files: tuple[str, ...]
+    #: glob -> host name
+    hosts: tuple[tuple[str, str], ...] = ()
+
+
+@record
+class Deployment:
+    name: str
+    #: the member files, by path: FileContext values
+    files: list[Any] = field(default_factory=list)
+    #: path -> the host the file runs on ("host:NAME" configured, "file:PATH" its own
+    #: machine, unnamed)
+    hosts: dict[str, str] = field(default_factory=dict)
+
+
+def parse_specs(table: Any, origin: Path) -> list[DeploymentSpec]:
+    """``[tool.vcfg.deployments]`` -> specs; a clear error on a malformed table."""
+    if not isinstance(table, dict):
+        raise VcfgError(f"{origin}: deployments must be a table of [deployments.NAME] tables")
+    out = []
+    for name, t in table.items():
+        where = f"{origin}: deployments.{name}"
+        if not isinstance(t, dict):
+            raise VcfgError(f"{where} must be a table with `files` (and optional `hosts`)")
+        unknown = set(t) - {"files", "hosts"}
+        if unknown:
+            raise VcfgError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}", hint="known keys: files, hosts")
+        files = t.get("files")
+        if isinstance(files, str):
+            files = [files]
+        if not isinstance(files, list) or not files or not all(isinstance(f, str) for f in files):
+            raise VcfgError(f"{where}.files must be a non-empty list of globs")
+        hosts = t.get("hosts", {})
+        if not isinstance(hosts, dict) or not all(isinstance(v, str) and v for v in hosts.values()):
+            raise VcfgError(f"{where}.hosts must be a table of glob = \"host name\"")
+        out.append(DeploymentSpec(str(name), tuple(files), tuple(hosts.items())))
+    return out
+
+
+def _key(path: str) -> str:
+    return os.path.realpath(path) if path != "-" else "-"
+
+
+def _shown(real: str) -> str:
+    """How a member the user did not name is shown: relative to the working directory."""
+    try:
+        rel = os.path.relpath(real)
+    except ValueError:
+        return real
+    return rel if not rel.startswith("..") else real
+
+
+def _match(glob: str, real: str, root: Path) -> bool:
+    try:
+        rel = Path(real).relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return False
+    return fnmatch.fnmatchcase(rel, glob) or fnmatch.fnmatchcase(rel, glob.replace("**/", ""))
+
+
+def _spec_files(spec: DeploymentSpec, root: Path) -> list[str]:
+    out: list[str] = []
+    for g in spec.files:
+        out.extend(str(p) for p in sorted(root.glob(g)) if p.is_file())
+    return out
+
+
+def _started(fc: Any) -> list[str]:
+    """Real paths of the existing files a script starts, resolved from its folder."""
+    out = []
+    if fc.path == "-":
+        return out
+    base = Path(fc.path).parent
+    for w in getattr(fc.plan, "starts", ()):
+        t = w.text
+        if not t or "$" in t:
+            continue
+        p = Path(t) if os.path.isabs(t) else base / t
+        if p.is_file():
+            out.append(_key(str(p)))
+    return out
+
+
+def _mentions(real: str) -> list[str]:
+    """Scripts beside ``real`` or in its parent folder whose text names its file name:
+    the candidates that may start it (checked by parsing them)."""
+    if real == "-":
+        return []
+    me = Path(real)
+    name = me.name.encode()
+    found: list[str] = []
+    seen = 0
+    for folder in {me.parent, me.parent.parent}:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if seen >= _SCAN_FILES:
+                return found
+            if not e.name.endswith(SCRIPT_SUFFIXES) or e.path == real:
+                continue
+            try:
+                if not e.is_file() or e.stat().st_size > _SCAN_BYTES:
+                    continue
+                seen += 1
+                with open(e.path, "rb") as fh:
+                    if name in fh.read():
+                        found.append(_key(e.path))
+            except OSError:
+                continue
+    return found
+
+
+def _format_group(real: str) -> list[str]:
+    """Files a format puts in one deployment with ``real``: a kustomization and its
+    resources, a compose file and its override."""
+    if real == "-":
+        return []
+    p = Path(real)
+    out: list[str] = []
+    folder = p.parent
+    for k in _KUSTOMIZATIONS:
+        kp = folder / k
+        if kp.is_file():
+            res = _kustomize_resources(kp)
+            if p.name in _KUSTOMIZATIONS or _key(real) in res:
+                out.append(_key(str(kp)))
+                out.extend(res)
+            break
+    for base, override in _COMPOSE_PAIRS:
+        if p.name in (base, override) and (folder / base).is_file() and (folder / override).is_file():
+            out += [_key(str(folder / base)), _key(str(folder / override))]
+    return [x for x in out if x != real]
+
+
+def _kustomize_resources(kp: Path) -> list[str]:
+    import yaml
+
+    try:
+        doc = yaml.safe_load(kp.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, yaml.YAMLError, RecursionError, ValueError):
+        return []
+    out = []
+    for key in ("resources", "patches", "patchesStrategicMerge"):
+        items = doc.get(key) if isinstance(doc, dict) else None
+        for it in items if isinstance(items, list) else ():
+            rel = it.get("path") if isinstance(it, dict) else it
+            if isinstance(rel, str) and (kp.parent / rel).is_file():
+                out.append(_key(str(kp.parent / rel)))
+    return out
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def join(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def group(
+    given: Iterable[Any],
+    load: Callable[[str], Optional[Any]],
+    specs: Iterable[DeploymentSpec] = (),
+    root: Optional[Path] = None,
+) -> list[Deployment]:
+    """The deployments the ``given`` FileContexts belong to, each with every member
+    (``load(path)`` reads one the user did not give; None: unreadable, left out)."""
+    by_real: dict[str, Any] = {}
+    for fc in given:
+        by_real.setdefault(_key(fc.path), fc)
+    specs = list(specs)
+    uf = _Union()
+    hosts: dict[str, str] = {}
+    starter_of: dict[str, str] = {}
+    todo = list(by_real)
+    done: set[str] = set()
+
+    peeked: dict[str, Optional[Any]] = {}
+
+    def peek(real: str) -> Optional[Any]:
+        if real in by_real:
+            return by_real[real]
+        if real not in peeked:
+            peeked[real] = load(_shown(real))
+        return peeked[real]
+
+    def member(real: str) -> Optional[Any]:
+        if real not in by_real:
+            fc = peek(real)
+            if fc is None:
+                return None
+            by_real[real] = fc
+            todo.append(real)
+        return by_real[real]
+
+    spec_members: list[tuple[DeploymentSpec, list[str]]] = []
+    if root is not None:
+        for spec in specs:
+            spec_members.append((spec, [_key(f) for f in _spec_files(spec, root)]))
+    while todo:
+        real = todo.pop()
+        if real in done:
+            continue
+        done.add(real)
+        fc = by_real[real]
+        uf.find(real)
+        for spec, members in spec_members:
+            if real in members:
+                for m in members:
+                    if member(m) is not None:
+                        uf.join(real, m)
+                for glob, host in spec.hosts:
+                    if root is not None and _match(glob, real, root):
+                        hosts.setdefault(real, f"host:{host}")
+        for s in _started(fc):
+            if member(s) is not None:
+                uf.join(real, s)
+                starter_of.setdefault(s, real)
+        for cand in _mentions(real):
+            cfc = peek(cand)
+            if cfc is not None and real in _started(cfc) and member(cand) is not None:
+                uf.join(real, cand)
+                starter_of.setdefault(real, cand)
+        for other in _format_group(real):
+            if member(other) is not None:
+                uf.join(real, other)
+
+    def host_of(real: str, depth: int = 0) -> str:
+        if real in hosts:
+            return hosts[real]
+        if real in starter_of and depth < 50:
+            return host_of(starter_of[real], depth + 1)
+        return f"file:{by_real[real].path}"
+
+    groups: dict[str, list[str]] = {}
+    for real in by_real:
+        groups.setdefault(uf.find(real), []).append(real)
+    out = []
+    for reals in groups.values():
+        reals.sort()
+        names = [spec.name for spec, members in spec_members if reals[0] in members]
+        files = [by_real[r] for r in reals]
+        out.append(Deployment(names[0] if names else files[0].path, files,
+                              {by_real[r].path: host_of(r) for r in reals}))
+    out.sort(key=lambda d: _key(d.files[0].path))
+    return out
+
+
+def launch_hosts(path: str, version: Optional[str] = None) -> tuple[list[str], list[tuple[int, str, str]]]:
+    """For `vcfg launch show`: the files of ``path``'s deployment, and for each launch
+    of ``path`` (line, its host for people, its host key or "unknown")."""
+    from vcfg.lint.config import load_config
+    from vcfg.lint.context import LaunchContext, RunContext
+    from vcfg.lint.engine import _member_loader, make_target
+    from vcfg.lint.rules._hosts import host_label, host_of
+
+    config = load_config()
+    target = make_target(version, config)
+    load = _member_loader(target)
+    fc = load(path)
+    if fc is None:
+        return [path], []
+    root = config.path.parent if config.path is not None else None
+    dep = next(d for d in group([fc], load, config.deployments, root) if any(f is fc for f in d.files))
+    run = RunContext(files=dep.files, target=target, hosts=dep.hosts, name=dep.name)
+    out = []
+    for inv in fc.plan.invocations:
+        lc = LaunchContext(file=fc, inv=inv)
+        out.append((inv.span.line, host_label(lc, run), host_of(lc, run) or "unknown"))
+    return [f.path for f in dep.files], out
