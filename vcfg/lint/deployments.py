@@ -93,7 +93,8 @@ def parse_specs(table: Any, origin: Path) -> list[DeploymentSpec]:
 
 
 def _key(path: str) -> str:
-    return os.path.realpath(path) if path != "-" else "-"
+    """A file's identity: its real path (standard input keeps its name)."""
+    return path if path == "-" or path.startswith("<") else os.path.realpath(path)
 
 
 def _shown(real: str) -> str:
@@ -122,8 +123,8 @@ def _spec_files(spec: DeploymentSpec, root: Path) -> list[str]:
 
 def _started(fc: Any) -> list[str]:
     """Real paths of the existing files a script starts, resolved from its folder."""
-    out = []
-    if fc.path == "-":
+    out: list[str] = []
+    if not os.path.isfile(fc.path):
         return out
     base = Path(fc.path).parent
     for w in getattr(fc.plan, "starts", ()):
@@ -139,7 +140,7 @@ def _started(fc: Any) -> list[str]:
 def _mentions(real: str) -> list[str]:
     """Scripts beside ``real`` or in its parent folder whose text names its file name:
     the candidates that may start it (checked by parsing them)."""
-    if real == "-":
+    if not os.path.isfile(real):
         return []
     me = Path(real)
     name = me.name.encode()
@@ -170,7 +171,7 @@ def _mentions(real: str) -> list[str]:
 def _format_group(real: str) -> list[str]:
     """Files a format puts in one deployment with ``real``: a kustomization and its
     resources, a compose file and its override."""
-    if real == "-":
+    if not os.path.isfile(real):
         return []
     p = Path(real)
     out: list[str] = []

@@ -193,8 +193,9 @@ def _member_loader(target: Target):  # type: ignore[no-untyped-def]
             data = _read(path)
         except VcfgError:
             return None
-        text = data[:MAX_BYTES].decode("utf-8", "replace")
-        return FileContext(path=path, text=text, plan=parse_file(path, data[:MAX_BYTES], target.catalog), target=target)
+        data = data[:MAX_BYTES]
+        text = data.decode("utf-8", "replace")
+        return FileContext(path=path, text=text, plan=parse_file(path, data, target.catalog), target=target, data=data)
 
     return load
 
