@@ -161,7 +161,8 @@ def _entry(**kw):
 
 
 def _launch(tmp_path, text, version="0.33.0"):
-    from vcfg.lint.engine import make_target, parse_file
+    from vcfg.launch.read import read_plan
+    from vcfg.lint.engine import make_target
     from vcfg.lint.config import LintConfig
     from vcfg.lint.context import FileContext, LaunchContext
     from vcfg.launch.args import parse_invocation
@@ -169,7 +170,7 @@ def _launch(tmp_path, text, version="0.33.0"):
     p = tmp_path / "run.sh"
     p.write_text(text)
     target = make_target(version, LintConfig())
-    plan = parse_file(str(p), text.encode())
+    plan = read_plan(str(p), text.encode())
     fc = FileContext(str(p), text, plan, target)
     lc = LaunchContext(fc, plan.invocations[0])
     lc.args = parse_invocation(lc.inv, target.catalog, plan)

@@ -303,21 +303,31 @@ def launch() -> None:
 @click.argument("path")
 @click.option("--vllm-version", "version", help="resolve arguments against this release")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def launch_show(path: str, version: Optional[str], fmt: str) -> None:
+@click.option("--why", is_flag=True, help="say which reader took the file and why, or why none did")
+def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
     """Every vLLM launch found in PATH, as vcfg (and vLLM) would see it."""
-    from pathlib import Path
-
     from vcfg.launch.args import parse_invocation
     from vcfg.launch.model import SERVE, plan_to_json
-    from vcfg.lint.engine import _read, parse_file
+    from vcfg.launch.read import choose, choice_to_json, describe_choice, read_bytes, read_plan
+    from vcfg.launch.readers import ReadContext
 
     from vcfg.lint.deployments import launch_hosts
 
     cat = catalog_for(version)
-    plan = parse_file(path, _read(path), cat)
+    data = read_bytes(path)
+    ctx = ReadContext(catalog=cat)
+    choice = choose(path, data.decode("utf-8", "surrogateescape"), ctx, data[:256])
+    if why:
+        if fmt == "json":
+            write(json.dumps(choice_to_json(choice), indent=2, ensure_ascii=False))
+        else:
+            write(describe_choice(choice))
+        return
+    plan = read_plan(path, data, ctx, choice)
     members, hosts = launch_hosts(path, cat.vllm_version)
     if fmt == "json":
         doc = plan_to_json(plan)
+        doc["reader"] = choice_to_json(choice)
         for inv, out, (_, label, key) in zip(plan.invocations, doc["invocations"], hosts):
             if inv.kind == SERVE:
                 out["parsed"] = parse_invocation(inv, cat, plan).to_json()
@@ -327,6 +337,7 @@ def launch_show(path: str, version: Optional[str], fmt: str) -> None:
         write(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     write(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
+    write("  " + describe_choice(choice, short=True))
     if len(members) > 1:
         write("deployment: " + ", ".join(members))
     for p in plan.problems:

@@ -473,9 +473,11 @@ def _container_env(loc: _TextLoc, c: dict[str, Any], unknowns: list[Unknown]) ->
     return out
 
 
-def parse_manifest(text: Any, path: str = "<manifest>") -> LaunchPlan:
+def parse_manifest(text: Any, path: str = "<manifest>", *, compose: bool = False) -> LaunchPlan:
     """Kubernetes / compose YAML -> `LaunchPlan` (one invocation per container
-    that runs vLLM, a vLLM benchmark or a proxy).  Never raises."""
+    that runs vLLM, a vLLM benchmark or a proxy).  Never raises.  ``compose``: a
+    service's ``command`` replaces the image's CMD, not its entrypoint (in
+    Kubernetes, ``command`` replaces the entrypoint and ``args`` the CMD)."""
     from vcfg.launch import shell
 
     s, word = _decode(text)
@@ -536,7 +538,8 @@ def parse_manifest(text: Any, path: str = "<manifest>") -> LaunchPlan:
             span = _node_span(loc, c["__node__"])
             image = c.get("image")
             image_text = image.value if isinstance(image, yaml.ScalarNode) else ""
-            if "command" not in c and "entrypoint" not in c and "vllm" in image_text.lower():
+            replaced = "entrypoint" in c if compose else ("command" in c or "entrypoint" in c)
+            if not replaced and "vllm" in image_text.lower():
                 # the vllm/vllm-openai image's entrypoint is ``vllm serve``
                 sp = _node_span(loc, image)
                 argv = [Word("vllm", sp, "vllm", (Run(0, 4, sp, False),)),

@@ -12,16 +12,13 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from vcfg.errors import VcfgError
+from vcfg.launch.read import MAX_BYTES
 from vcfg.lint import suppressions
 from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
 from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
 from vcfg.lint.registry import rule_modules
 from vcfg.records import field, record
-
-SCRIPT_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ""}
-YAML_SUFFIXES = {".yaml", ".yml"}
-MAX_BYTES = 20 * 1024 * 1024
 
 
 @record
@@ -60,6 +57,10 @@ def make_target(
 
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
+    """The files to lint: each path named, and in each folder the files a reader may
+    take (`vcfg.launch.read.candidates`)."""
+    from vcfg.launch.read import candidates
+
     out: list[str] = []
     for p in paths:
         if p == "-":
@@ -68,7 +69,7 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
         path = Path(p)
         if path.is_dir():
             for f in sorted(path.rglob("*")):
-                if f.is_file() and f.suffix in (SCRIPT_SUFFIXES | YAML_SUFFIXES) - {""}:
+                if f.is_file() and candidates(str(f), _head(f)):
                     out.append(str(f))
         elif path.exists():
             out.append(p)
@@ -77,64 +78,14 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def _read(path: str) -> bytes:
+def _head(f: Path) -> bytes:
+    if "." in f.name.lstrip("."):
+        return b""  # only extension-less files are judged by their #! line
     try:
-        if path == "-":
-            import sys
-
-            return sys.stdin.buffer.read(MAX_BYTES + 1)
-        with open(path, "rb") as fh:
-            return fh.read(MAX_BYTES + 1)
-    except OSError as e:
-        raise VcfgError(f"cannot read {path}: {e.strerror or e}") from e
-
-
-def _is_yaml(path: str, data: bytes) -> bool:
-    return Path(path).suffix.lower() in YAML_SUFFIXES
-
-
-def parse_file(path: str, data: bytes, catalog=None):  # type: ignore[no-untyped-def]
-    """The launch plan of one file (bash script, serve config or manifest)."""
-    if _is_yaml(path, data):
-        return _yaml_plan(path, data, catalog)
-    from vcfg.launch.shell import parse_script
-
-    return parse_script(data, path)
-
-
-#: top-level keys that make a YAML file a manifest rather than a serve config
-_MANIFEST_KEYS = {"apiVersion", "kind", "services", "spec", "containers"}
-
-
-def _yaml_plan(path: str, data: bytes, catalog):  # type: ignore[no-untyped-def]
-    """A serve config becomes one `vllm serve --config FILE` launch, so every rule sees
-    its options (reported at their YAML lines); a manifest goes to the manifest reader;
-    any other YAML (a CI workflow, a Helm chart's values) has no launch."""
-    from vcfg.launch import yaml_config
-    from vcfg.launch.model import SERVE, Invocation, LaunchPlan, LineIndex, literal_word
-
-    # read as a serve config (kept for the launch's --config); anything that is not one
-    # mapping (several documents, a YAML error) goes to the manifest reader, which
-    # reports YAML errors with their positions
-    cfg = yaml_config.load_serve_config(data, path)
-    keys = [e.key for e in cfg.entries] if cfg.entries is not None else None
-    if not keys or _MANIFEST_KEYS & set(keys):
-        return yaml_config.parse_manifest(data, path)
-    if catalog is not None and not _looks_like_serve_config(keys, catalog):
-        return LaunchPlan(path, source_kind="yaml")
-    li = LineIndex(data, path)
-    at = li.span(0, 0)
-    args = (literal_word("--config", at), literal_word(os.path.basename(path), at))
-    inv = Invocation(
-        kind=SERVE, entrypoint="vllm serve", command=args, args=args,
-        args_complete=True, span=at, env={}, subcommand=("serve",),
-    )
-    return LaunchPlan(path, invocations=(inv,), source_kind="serve-config")
-
-
-def _looks_like_serve_config(keys: list[str], catalog) -> bool:  # type: ignore[no-untyped-def]
-    hits = sum(1 for k in keys if catalog.flag("--" + k.replace("_", "-")) is not None or k == "model")
-    return hits >= max(1, len(keys) // 3)
+        with open(f, "rb") as fh:
+            return fh.read(256)
+    except OSError:
+        return b""
 
 
 def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
@@ -161,17 +112,24 @@ def lint_paths(
     if ignore:
         config.ignore = [*config.ignore, *(s.upper() for s in ignore)]
     target = make_target(version, config, knowledge_dirs)
+    from vcfg.launch.read import read_bytes, read_files
+
+    named = set(paths)
     files = expand_paths(paths)
+    read: list[tuple[str, bytes]] = []
+    truncated: list[bool] = []
+    for path in files:
+        data = contents[path] if contents is not None and path in contents else read_bytes(path)
+        read.append(("<stdin>" if path == "-" else path, data[:MAX_BYTES]))
+        truncated.append(len(data) > MAX_BYTES)
+    plans = read_files(read, target.catalog, named=[p in named for p in files])
     contexts: list[FileContext] = []
     sources: dict[str, str] = {}
-    for path in files:
-        data = contents[path] if contents is not None and path in contents else _read(path)
-        shown = "<stdin>" if path == "-" else path
-        text = data[:MAX_BYTES].decode("utf-8", "replace")
+    for (shown, data), plan, cut in zip(read, plans, truncated):
+        text = data.decode("utf-8", "replace")
         sources[shown] = text
-        plan = parse_file(shown, data[:MAX_BYTES], target.catalog)
-        ctx = FileContext(path=shown, text=text, plan=plan, target=target, data=data[:MAX_BYTES])
-        ctx.truncated = len(data) > MAX_BYTES
+        ctx = FileContext(path=shown, text=text, plan=plan, target=target, data=data)
+        ctx.truncated = cut
         contexts.append(ctx)
     if contents:
         from vcfg.launch import args as launch_args
@@ -189,13 +147,17 @@ def _member_loader(target: Target):  # type: ignore[no-untyped-def]
     """Reads a deployment member the user did not give (None when it cannot be read)."""
 
     def load(path: str) -> Optional[FileContext]:
+        from vcfg.launch.read import read_bytes, read_plan
+        from vcfg.launch.readers import ReadContext
+
         try:
-            data = _read(path)
+            data = read_bytes(path)
         except VcfgError:
             return None
         data = data[:MAX_BYTES]
         text = data.decode("utf-8", "replace")
-        return FileContext(path=path, text=text, plan=parse_file(path, data, target.catalog), target=target, data=data)
+        plan = read_plan(path, data, ReadContext(catalog=target.catalog))
+        return FileContext(path=path, text=text, plan=plan, target=target, data=data)
 
     return load
 

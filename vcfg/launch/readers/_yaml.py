@@ -1,0 +1,63 @@
+"""YAML documents as nodes with positions, composed once per file for every
+reader that looks at it (detect and read of several readers share them)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import yaml
+
+from vcfg.records import tuple_record
+
+
+@tuple_record
+class Documents:
+    """The nodes of every document of a YAML text, or where it stopped parsing."""
+
+    nodes: tuple[Any, ...]
+    #: (message, character index) when the text is not valid YAML
+    error: Optional[tuple[str, int]] = None
+
+
+_CACHE: dict[tuple[str, str], Documents] = {}
+
+
+def documents(path: str, text: str) -> Documents:
+    key = (path, text)
+    hit = _CACHE.get(key)
+    if hit is None:
+        hit = _CACHE[key] = _compose(text)
+        while len(_CACHE) > 8:
+            del _CACHE[next(iter(_CACHE))]
+    return hit
+
+
+def _compose(text: str) -> Documents:
+    nodes: list[Any] = []
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            while loader.check_node():
+                nodes.append(loader.get_node())
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        return Documents(tuple(nodes), (f"invalid YAML: {e.problem or e.context}", mark.index if mark else 0))
+    except (yaml.YAMLError, RecursionError, ValueError) as e:
+        return Documents(tuple(nodes), (f"invalid YAML: {e}", 0))
+    return Documents(tuple(nodes))
+
+
+def mapping(node: Any) -> dict[str, Any]:
+    """A mapping node's scalar keys -> value nodes ({} for anything else)."""
+    out: dict[str, Any] = {}
+    if isinstance(node, yaml.MappingNode):
+        for kn, vn in node.value:
+            if isinstance(kn, yaml.ScalarNode):
+                out[kn.value] = vn
+    return out
+
+
+def scalar(node: Any) -> Optional[str]:
+    return node.value if isinstance(node, yaml.ScalarNode) else None
