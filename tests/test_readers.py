@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from vcfg.cli import main
+from vcfg.cli.commands import main
 from vcfg.launch.read import choose, read_files, read_plan
 from vcfg.launch.readers import REGISTRY, ReadContext
 from vcfg.lint.engine import lint_paths
