@@ -236,10 +236,54 @@ def parse_config(cfg: Any, source: str = "config.json") -> ModelFacts:
         moe_layers=moe_layers,
         mtp_layers=_int(cfg, "num_nextn_predict_layers") or 0,
     )
-    from vcfg.plan.memory import estimate_weight_split
-
     est = estimate_weight_split(facts)
     return _replace(facts, weight_bytes=int(math.ceil(est.total)))
+
+
+@record(frozen=True)
+class WeightSplit:
+    """Weight bytes split into the part expert parallelism shards and the rest."""
+
+    dense: float
+    experts: float
+
+    @property
+    def total(self) -> float:
+        return self.dense + self.experts
+
+
+def estimate_weight_split(f: ModelFacts) -> WeightSplit:
+    """Bytes of the weights vLLM loads, estimated from the shapes in config.json.
+
+    Linear layers at the checkpoint's weight width (1 byte for fp8 checkpoints),
+    embeddings and the router at the model dtype; norms, biases and quantisation scales
+    are left out (well under 1%).  Extra next-token-prediction layers are not loaded
+    without speculative decoding, so they are not counted.
+    """
+    h, w = f.hidden_size, f.weight_dtype_bytes
+    act = DTYPE_BYTES.get(f.dtype, 2)
+    embed = f.vocab_size * h * act * (1 if f.tie_word_embeddings else 2)
+    if f.is_mla:
+        nope, rope = f.qk_nope_head_dim or 0, f.qk_rope_head_dim or 0
+        v = f.v_head_dim or nope
+        q_dim = f.num_heads * (nope + rope)
+        q = h * f.q_lora_rank + f.q_lora_rank * q_dim if f.q_lora_rank else h * q_dim
+        attn = q + h * (f.kv_lora_rank or 0) + h * rope
+        attn += (f.kv_lora_rank or 0) * f.num_heads * (nope + v) + f.num_heads * v * h
+        if f.has_indexer and f.index_n_heads:
+            idx = f.index_head_dim or 0
+            attn += (f.q_lora_rank or h) * f.index_n_heads * idx + h * idx + h * f.index_n_heads
+    else:
+        attn = h * f.head_dim * (f.num_heads * 2 + f.num_kv_heads * 2)
+    inter = f.intermediate_size or 4 * h
+    moe_inter = f.moe_intermediate_size or inter
+    dense_layers = f.num_layers - f.moe_layers
+    dense = embed + w * (f.num_layers * attn + dense_layers * 3 * h * inter)
+    experts = 0.0
+    if f.is_moe:
+        dense += f.moe_layers * (w * f.num_shared_experts * 3 * h * moe_inter + act * h * f.num_experts)
+        experts = w * f.moe_layers * f.num_experts * 3 * h * moe_inter
+    return WeightSplit(dense=float(dense), experts=float(experts))
 
 
 def _replace(facts: ModelFacts, **kw: Any) -> ModelFacts:

@@ -17,34 +17,23 @@ from typing import Any, Optional
 from vcfg.catalog.model import ConfigClass, ConfigField
 from vcfg.schema import describe as d
 from vcfg.schema.context import Context
-from vcfg.schema.values import field_value
+from vcfg.schema.values import field_value, with_default
 
 #: The class behind ``--kv-transfer-config``; its schema also lists the connectors.
 KV_TRANSFER_CLASS = "KVTransferConfig"
 _MAX_TYPE_TEXT = 90
 
 
-def with_default(schema: dict[str, Any], value: Any) -> dict[str, Any]:
-    """``schema`` plus ``default`` when the default is a JSON value the schema accepts
-    (editors insert it on completion)."""
-    if not d.is_plain(value):
-        return schema
-    if not _accepts(schema, value):
-        return schema
-    return {**schema, "default": value}
-
-
-def _accepts(schema: dict[str, Any], value: Any) -> bool:
-    if not schema:
-        return True
-    if "$ref" in str(schema):
-        return isinstance(value, dict) and not value
-    import jsonschema
-
-    try:
-        return jsonschema.Draft202012Validator(schema).is_valid(value)
-    except Exception:  # a schema this check cannot compile: leave the default out
-        return False
+def class_ref(ctx: Context, class_name: str) -> Optional[str]:
+    """``#/$defs/<class>`` for a config class of this catalog (its schema is built
+    on first use, into ``ctx.defs``), or None if the catalog has no such class."""
+    if ctx.cat.config(class_name) is None:
+        return None
+    if class_name not in ctx.defs and class_name not in ctx._pending:
+        ctx._pending.add(class_name)
+        ctx.defs[class_name] = class_schema(ctx, class_name)
+        ctx._pending.discard(class_name)
+    return f"#/$defs/{class_name}"
 
 
 def field_words(ctx: Context, cls: ConfigClass, f: ConfigField) -> list[Optional[str]]:
@@ -81,7 +70,7 @@ def class_schema(ctx: Context, name: str) -> dict[str, Any]:
     for f in cls.fields:
         if not f.init:
             continue  # derived fields are not constructor arguments
-        value = with_default(field_value(f, ctx.ref, ctx.is_class), f.default)
+        value = with_default(field_value(f, lambda n: class_ref(ctx, n), ctx.is_class), f.default)
         help_text = ctx.help.for_field(f) if ctx.help is not None else None
         md = d.compose(field_words(ctx, cls, f), help_text)
         prop = {**value, "markdownDescription": md}

@@ -30,19 +30,6 @@ class Context:
     def version(self) -> str:
         return self.cat.vllm_version
 
-    def ref(self, class_name: str) -> Optional[str]:
-        """``#/$defs/<class>`` for a config class of this catalog (its schema is built
-        on first use), or None if the catalog has no such class."""
-        if self.cat.config(class_name) is None:
-            return None
-        if class_name not in self.defs and class_name not in self._pending:
-            from vcfg.schema.configs import class_schema
-
-            self._pending.add(class_name)
-            self.defs[class_name] = class_schema(self, class_name)
-            self._pending.discard(class_name)
-        return f"#/$defs/{class_name}"
-
     def is_class(self, class_name: str) -> bool:
         return self.cat.config(class_name) is not None
 

@@ -21,9 +21,8 @@ from typing import Any, Optional
 
 from vcfg.catalog.model import Connector, ExtraKey
 from vcfg.schema import describe as d
-from vcfg.schema.configs import with_default
 from vcfg.schema.context import Context
-from vcfg.schema.values import extra_key_value
+from vcfg.schema.values import extra_key_value, with_default
 
 CONNECTOR, MODULE_PATH, EXTRA = "kv_connector", "kv_connector_module_path", "kv_connector_extra_config"
 

@@ -16,10 +16,10 @@ from typing import Any, Optional
 
 from vcfg.catalog.model import Flag
 from vcfg.schema import describe as d
-from vcfg.schema.configs import with_default
+from vcfg.schema.configs import class_ref
 from vcfg.schema.context import Context
 from vcfg.schema.loader import mappings_work
-from vcfg.schema.values import field_value, flag_value, is_switch
+from vcfg.schema.values import field_value, flag_value, is_switch, with_default
 
 _TYPE_WORDS = {
     "int": "integer",
@@ -56,7 +56,7 @@ def _negative(flag: Flag, name: str) -> bool:
 def _json_target(ctx: Context, flag: Flag) -> tuple[Optional[dict[str, Any]], bool]:
     """The schema of a JSON-valued option's value, and whether that value is a list."""
     if flag.type == "config" and flag.config_class_of_value:
-        ref = ctx.ref(flag.config_class_of_value)
+        ref = class_ref(ctx, flag.config_class_of_value)
         if ref is not None:
             return {"$ref": ref}, False
     if flag.type in ("json", "dict_or_str", "config") and flag.config_class and flag.config_field:
@@ -66,7 +66,7 @@ def _json_target(ctx: Context, flag: Flag) -> tuple[Optional[dict[str, Any]], bo
             hints = [h for h in f.hints if h != "None"]
             if hints and all(h.startswith(("list[", "set[", "tuple[")) for h in hints):
                 return None, True
-            target = field_value(f, ctx.ref, ctx.is_class)
+            target = field_value(f, lambda n: class_ref(ctx, n), ctx.is_class)
             if target and (
                 "type" in target or "anyOf" in target or "$ref" in target or "enum" in target
             ):

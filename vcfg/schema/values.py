@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional
 
 from vcfg.catalog.model import ConfigField, Constraint, EnvVar, ExtraKey, Flag
 from vcfg.schema import common as c
+from vcfg.schema import describe as d
 
 ANY: dict[str, Any] = {}
 
@@ -382,3 +383,26 @@ def extra_key_value(key: ExtraKey, json_types: Optional[list[str]] = None,
     if key.type in _COERCED:
         return dict(_COERCED[key.type])
     return {}
+
+
+def with_default(schema: dict[str, Any], value: Any) -> dict[str, Any]:
+    """``schema`` plus ``default`` when the default is a JSON value the schema accepts
+    (editors insert it on completion)."""
+    if not d.is_plain(value):
+        return schema
+    if not _accepts(schema, value):
+        return schema
+    return {**schema, "default": value}
+
+
+def _accepts(schema: dict[str, Any], value: Any) -> bool:
+    if not schema:
+        return True
+    if "$ref" in str(schema):
+        return isinstance(value, dict) and not value
+    import jsonschema
+
+    try:
+        return jsonschema.Draft202012Validator(schema).is_valid(value)
+    except Exception:  # a schema this check cannot compile: leave the default out
+        return False
