@@ -311,7 +311,7 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
     from vcfg.launch.read import choose, choice_to_json, describe_choice, read_bytes, read_plan
     from vcfg.launch.readers import ReadContext
 
-    from vcfg.lint.deployments import launch_hosts
+    from vcfg.lint.deployment_view import launch_hosts
 
     cat = catalog_for(version)
     data = read_bytes(path)

@@ -311,27 +311,3 @@ def group(
                               {by_real[r].path: host_of(r) for r in reals}))
     out.sort(key=lambda d: _key(d.files[0].path))
     return out
-
-
-def launch_hosts(path: str, version: Optional[str] = None) -> tuple[list[str], list[tuple[int, str, str]]]:
-    """For `vcfg launch show`: the files of ``path``'s deployment, and for each launch
-    of ``path`` (line, its host for people, its host key or "unknown")."""
-    from vcfg.lint.config import load_config
-    from vcfg.lint.context import LaunchContext, RunContext
-    from vcfg.lint.engine import _member_loader, make_target
-    from vcfg.lint.rules._hosts import host_label, host_of
-
-    config = load_config()
-    target = make_target(version, config)
-    load = _member_loader(target)
-    fc = load(path)
-    if fc is None:
-        return [path], []
-    root = config.path.parent if config.path is not None else None
-    dep = next(d for d in group([fc], load, config.deployments, root) if any(f is fc for f in d.files))
-    run = RunContext(files=dep.files, target=target, hosts=dep.hosts, name=dep.name)
-    out = []
-    for inv in fc.plan.invocations:
-        lc = LaunchContext(file=fc, inv=inv)
-        out.append((inv.span.line, host_label(lc, run), host_of(lc, run) or "unknown"))
-    return [f.path for f in dep.files], out
