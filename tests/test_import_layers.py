@@ -33,11 +33,9 @@ LAYERS: list[tuple[str, ...]] = [
 LEVEL = {unit: i for i, units in enumerate(LAYERS) for unit in units}
 
 #: private names imported across units, allowed only until their owner moves them:
-#: (importing module, imported module, name).  `launch show` reads files with the lint
-#: engine's reader until vcfg/launch/read.py (the readers issue) holds the decision.
-KNOWN_PRIVATE: set[tuple[str, str, str]] = {
-    ("vcfg.cli.commands", "vcfg.lint.engine", "_read"),
-}
+#: (importing module, imported module, name).  Empty: `launch show` now asks
+#: vcfg/launch/read.py, not the lint engine, which reader takes a file.
+KNOWN_PRIVATE: set[tuple[str, str, str]] = set()
 
 
 def _module_name(path: Path) -> str:
