@@ -1,0 +1,270 @@
+"""Issue 14: scripts where vcfg's reading of the shell gave a different answer from
+bash's.  Each test is one example from the issue, asserting what bash runs (argv,
+environment, which launches run on which path) and what the linter then says."""
+
+from __future__ import annotations
+
+import pytest
+
+from vcfg.launch.model import PROXY, SERVE
+from vcfg.launch.shell import parse_script
+from vcfg.lint.engine import lint_paths
+
+
+def serves(src: str, **kw):
+    return [i for i in parse_script(src, "run.sh", **kw).invocations if i.kind == SERVE]
+
+
+def texts(inv):
+    return [w.text for w in inv.args]
+
+
+def lint(tmp_path, text, version="0.33.0", name="run.sh"):
+    p = tmp_path / name
+    p.write_text(text)
+    res = lint_paths([str(p)], version)
+    assert not res.internal_errors, res.internal_errors
+    return [(d.code, d.severity, d.span.line, d.span.column, d.message) for d in res.diagnostics]
+
+
+def codes(found):
+    return [c for c, *_ in found]
+
+
+# --------------------------------------------------------------------------- quoting
+
+
+@pytest.mark.parametrize(
+    ("word", "bash"),
+    [
+        ('"$a $b"', "8010 8998"),
+        ('"${a} ${b}"', "8010 8998"),
+        ('"$a\t$b"', "8010\t8998"),
+        ('"$a\n$b"', "8010\n8998"),
+        ('"$a  $(echo x)"', "8010  x"),
+        ('"$a $((b + 1))"', "8010 8999"),
+        ('"x $a y"', "x 8010 y"),
+    ],
+)
+def test_blanks_between_expansions_in_double_quotes_are_kept(word, bash):
+    (inv,) = serves(f"a=8010; b=8998; vllm serve m --served-model-name {word}\n")
+    assert texts(inv) == ["m", "--served-model-name", bash]
+
+
+def test_the_blank_before_an_expansion_keeps_the_expansions_position():
+    src = 'a=8010; b=8998; vllm serve m --x "$a $b"\n'
+    (inv,) = serves(src)
+    w = inv.args[2]
+    # "8998" maps to where `$b` is written (the blank before it is the blank)
+    assert w.char_span(5).col == src.index("$b") + 1
+    assert w.char_span(4).col == src.index(" $b") + 1
+
+
+# --------------------------------------------------------------------------- eval and paths
+
+EVAL_OPTIONAL = """\
+MODEL=Qwen/Qwen3-0.6B
+CMD="vllm serve $MODEL --port 8100 --tensor-parallel-size 2"
+if [ -n "$EXTRA" ]; then
+  CMD="$CMD --enforce-eager"
+fi
+eval "$CMD"
+"""
+
+
+def test_eval_of_a_string_with_an_optional_part_holds_each_path():
+    invs = serves(EVAL_OPTIONAL)
+    assert sorted(texts(i) for i in invs) == [
+        ["Qwen/Qwen3-0.6B", "--port", "8100", "--tensor-parallel-size", "2"],
+        ["Qwen/Qwen3-0.6B", "--port", "8100", "--tensor-parallel-size", "2", "--enforce-eager"],
+    ]
+    assert all(i.conditional and i.path for i in invs)
+    assert len({i.path for i in invs}) == 2
+    # the launch's words map back to where they are written
+    assert all(i.args[0].span.line == 1 for i in invs)
+
+
+def test_eval_with_a_known_caller_takes_the_one_path_bash_takes():
+    invs = serves(EVAL_OPTIONAL, environ={"EXTRA": "1"})
+    assert [texts(i)[-1] for i in invs] == ["--enforce-eager"]
+    invs = serves(EVAL_OPTIONAL, environ={})
+    assert [texts(i)[-1] for i in invs] == ["2"]
+
+
+def test_a_launch_on_two_paths_does_not_clash_with_itself(tmp_path):
+    src = EVAL_OPTIONAL.replace('eval "$CMD"', 'eval "$CMD" &\nwait')
+    assert lint(tmp_path, src) == []
+
+
+def test_a_finding_on_every_path_is_an_error_on_some_paths_a_warning(tmp_path):
+    src = """\
+CMD="vllm serve m --max-num-seqz 8"
+if [ -n "$FAST" ]; then
+  CMD="$CMD --gpu-memory-utilization 1.5"
+fi
+eval "$CMD"
+"""
+    found = lint(tmp_path, src)
+    by_code = {c: (sev, line) for c, sev, line, _, _ in found}
+    assert by_code["VC001"] == ("error", 1)  # both paths
+    sev, line = by_code["VC006"]
+    assert (sev, line) == ("warning", 3)  # only where $FAST is set
+    res = lint_paths([str(tmp_path / "run.sh")], "0.33.0")
+    vc006 = next(d for d in res.diagnostics if d.code == "VC006")
+    assert any("line 2" in n for n in vc006.notes), vc006.notes
+
+
+def test_direct_launch_with_an_optional_argument_holds_each_path():
+    src = """\
+EXTRA=""
+if [ "$1" = eager ]; then EXTRA="--enforce-eager"; fi
+vllm serve m $EXTRA
+"""
+    invs = serves(src)
+    assert sorted(texts(i) for i in invs) == [["m"], ["m", "--enforce-eager"]]
+    assert [texts(i) for i in serves(src, args=["eager"])] == [["m", "--enforce-eager"]]
+
+
+# --------------------------------------------------------------------------- functions
+
+STOP_IN_FUNCTION = """\
+k() { pkill -f python3; }
+vllm serve m --port 8100 &
+sleep 60
+k
+vllm serve m --port 8100 &
+wait
+"""
+
+
+def test_a_kill_in_a_function_body_takes_effect_where_it_is_called(tmp_path):
+    inline = STOP_IN_FUNCTION.replace("\nk\n", "\npkill -f python3\n")
+    assert lint(tmp_path, inline) == []
+    assert lint(tmp_path, STOP_IN_FUNCTION) == []
+
+
+def test_a_function_never_called_stops_nothing(tmp_path):
+    src = STOP_IN_FUNCTION.replace("\nk\n", "\n")
+    assert {"VC302", "VC306"} <= set(codes(lint(tmp_path, src)))
+
+
+def test_a_wait_in_a_function_called_between_launches(tmp_path):
+    src = "finish() {\n  wait\n}\nvllm serve m --port 8100 &\nfinish\nvllm serve m --port 8100 &\nwait\n"
+    assert lint(tmp_path, src) == []
+
+
+# --------------------------------------------------------------------------- unknown is not equal
+
+
+def test_two_unknown_proxy_hosts_are_not_one_host(tmp_path):
+    src = (
+        "python toy_proxy_server.py --port 9000 --prefiller-hosts ${IP1} --prefiller-ports 8100 "
+        "--decoder-hosts ${IP3} --decoder-ports 8100\n"
+    )
+    (proxy,) = [i for i in parse_script(src, "run.sh").invocations if i.kind == PROXY]
+    hosts = [u.host for u in proxy.upstreams]
+    assert len(hosts) == 2 and all(h is not None and h.text is None for h in hosts)
+    assert lint(tmp_path, src) == []
+
+
+def test_two_known_equal_proxy_hosts_are_still_one_host(tmp_path):
+    src = (
+        "IP=10.0.0.5\npython toy_proxy_server.py --port 9000 --prefiller-hosts $IP --prefiller-ports 8100 "
+        "--decoder-hosts $IP --decoder-ports 8100\n"
+    )
+    assert codes(lint(tmp_path, src)) == ["VC305"]
+
+
+# --------------------------------------------------------------------------- VLLM_* names
+
+
+def test_a_scripts_own_vllm_prefixed_variable_is_not_a_vllm_setting(tmp_path):
+    src = "VLLM_PORT_BASE=8100\nvllm serve m --port $VLLM_PORT_BASE\n"
+    assert lint(tmp_path, src) == []
+    src = "export VLLM_PORT_BASE=8100\nvllm serve m --port $VLLM_PORT_BASE\n"
+    assert lint(tmp_path, src) == []
+
+
+def test_a_near_miss_of_a_name_vllm_reads_is_still_reported(tmp_path):
+    found = lint(tmp_path, "export VLLM_RPC_TIMEOUTS=100\nvllm serve m\n")
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC101", 1, 8)]
+    found = lint(tmp_path, "VLLM_RPC_TIMEOUT=100\nvllm serve m\n")
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC104", 1, 1)]
+
+
+def test_unset_in_an_if_is_not_an_unexported_assignment(tmp_path):
+    src = 'if [ "$X" = 1 ]; then\n  unset VLLM_USE_V1\nfi\nvllm serve m\n'
+    assert lint(tmp_path, src) == []
+    (inv,) = serves(src)
+    b = inv.env["VLLM_USE_V1"]
+    assert not b.value.known and b.source == "caller"
+
+
+# --------------------------------------------------------------------------- heredoc configs
+
+HEREDOC_CONFIG = """\
+L=$(python3 -c 'print(4096)')
+cat > config.yaml <<EOT
+max-model-len: $L
+tensor-parallel-size: 2
+gpu-memory-utilisation: 0.9
+EOT
+vllm serve m --config config.yaml
+"""
+
+
+def test_a_heredoc_config_with_an_unknown_value_is_read(tmp_path):
+    found = lint(tmp_path, HEREDOC_CONFIG)
+    # the unknown key-value pair stays unknown; the misspelt key is still found
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC001", 5, 1)]
+    assert not any("not found" in m for *_, m in found)
+
+
+def test_a_heredoc_config_value_that_is_unknown_stays_unknown():
+    from vcfg.catalog.store import load
+    from vcfg.launch.args import parse_invocation
+
+    plan = parse_script(HEREDOC_CONFIG, "run.sh")
+    (inv,) = plan.invocations
+    parsed = parse_invocation(inv, load("0.33.0"), plan, read_files=False)
+    ov = parsed.get("max_model_len")
+    assert ov is not None and ov.value is None and not ov.known
+    assert parsed.get("tensor_parallel_size").value == 2
+
+
+# --------------------------------------------------------------------------- subcommands
+
+
+def test_an_unknown_vllm_subcommand_is_an_error_with_did_you_mean(tmp_path):
+    found = lint(tmp_path, "vllm serv m --port 8000\n")
+    assert [(c, sev, line, col) for c, sev, line, col, _ in found] == [("VC013", "error", 1, 6)]
+    assert "`serve`" in lint_paths([str(tmp_path / "run.sh")], "0.33.0").diagnostics[0].help
+
+
+def test_a_subcommand_glued_to_a_flag_is_an_error(tmp_path):
+    found = lint(tmp_path, "vllm bench serve--save-result --model m\n")
+    assert [(c, sev, line, col) for c, sev, line, col, _ in found] == [("VC013", "error", 1, 12)]
+    d = lint_paths([str(tmp_path / "run.sh")], "0.33.0").diagnostics[0]
+    assert "serve --save-result" in d.help
+
+
+def test_known_subcommands_are_quiet(tmp_path):
+    src = "vllm bench serve --model m --save-result\nvllm collect-env\nvllm chat\nvllm --version\n"
+    assert lint(tmp_path, src) == []
+
+
+# --------------------------------------------------------------------------- placeholders
+
+
+def test_a_braced_doc_placeholder_is_a_placeholder(tmp_path):
+    src = "vllm serve {your model directory} --port 8000\n"
+    found = lint(tmp_path, src)
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC000", 1, 12)]
+    assert "placeholder" in found[0][4]
+    (inv,) = serves(src)
+    assert inv.args[0].text is None  # the model is not `{your`
+
+
+def test_brace_expansion_is_not_a_placeholder():
+    (inv,) = serves("vllm serve m --x {a,b} --y {1..2}\n")
+    assert texts(inv) == ["m", "--x", "a", "b", "--y", "1", "2"]
