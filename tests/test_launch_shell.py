@@ -484,9 +484,13 @@ def test_role_switch_launcher_with_and_without_arguments():
         "fi\n"
         "vllm serve m --port $PORT --kv-transfer-config.kv_role $ROLE\n"
     )
-    # arguments unknown: values that differ by branch become unknown after the if
-    inv = one(src)
-    assert inv.args[2].text is None and "branches" in inv.args[2].describe_unknown()
+    # arguments unknown: one launch per path, the variables of one branch together
+    invs = plan(src).invocations
+    assert sorted(args(i) for i in invs) == [
+        ["m", "--port", "8100", "--kv-transfer-config.kv_role", "kv_producer"],
+        ["m", "--port", "8200", "--kv-transfer-config.kv_role", "kv_consumer"],
+    ]
+    assert {i.path for i in invs} == {"the test at line 1 is true", "the `if` at line 1 takes its `else` branch"}
     inv = one(src, args=["prefiller"])
     assert args(inv) == ["m", "--port", "8100", "--kv-transfer-config.kv_role", "kv_producer"]
     inv = one(src, args=["decoder"])

@@ -55,9 +55,9 @@ def test_the_blank_before_an_expansion_keeps_the_expansions_position():
     src = 'a=8010; b=8998; vllm serve m --x "$a $b"\n'
     (inv,) = serves(src)
     w = inv.args[2]
-    # "8998" maps to where `$b` is written (the blank before it is the blank)
-    assert w.char_span(5).col == src.index("$b") + 1
+    # the blank maps to the blank inside the quotes, "8998" to where b is set
     assert w.char_span(4).col == src.index(" $b") + 1
+    assert w.char_span(5).col == src.index("8998") + 1
 
 
 # --------------------------------------------------------------------------- eval and paths
@@ -186,9 +186,9 @@ def test_a_scripts_own_vllm_prefixed_variable_is_not_a_vllm_setting(tmp_path):
 
 
 def test_a_near_miss_of_a_name_vllm_reads_is_still_reported(tmp_path):
-    found = lint(tmp_path, "export VLLM_RPC_TIMEOUTS=100\nvllm serve m\n")
+    found = lint(tmp_path, "export VLLM_NIXL_SIDE_CHANEL_PORT=5601\nvllm serve m\n")
     assert [(c, line, col) for c, _, line, col, _ in found] == [("VC101", 1, 8)]
-    found = lint(tmp_path, "VLLM_RPC_TIMEOUT=100\nvllm serve m\n")
+    found = lint(tmp_path, "VLLM_LOGGING_LEVEL=DEBUG\nvllm serve m\n")
     assert [(c, line, col) for c, _, line, col, _ in found] == [("VC104", 1, 1)]
 
 
@@ -221,12 +221,13 @@ def test_a_heredoc_config_with_an_unknown_value_is_read(tmp_path):
 
 
 def test_a_heredoc_config_value_that_is_unknown_stays_unknown():
-    from vcfg.catalog.store import load
     from vcfg.launch.args import parse_invocation
+    from vcfg.lint.config import LintConfig
+    from vcfg.lint.engine import make_target
 
     plan = parse_script(HEREDOC_CONFIG, "run.sh")
     (inv,) = plan.invocations
-    parsed = parse_invocation(inv, load("0.33.0"), plan, read_files=False)
+    parsed = parse_invocation(inv, make_target("0.33.0", LintConfig(), ()).catalog, plan, read_files=False)
     ov = parsed.get("max_model_len")
     assert ov is not None and ov.value is None and not ov.known
     assert parsed.get("tensor_parallel_size").value == 2

@@ -361,6 +361,13 @@ class Plugin(_Versioned):
 
 
 @record(frozen=True)
+class Subcommand(_OptionallyVersioned):
+    """A ``vllm`` subcommand (``serve``, ``bench``) or a ``vllm bench`` one (``bench serve``)."""
+
+    name: str = field(min_length=1)
+
+
+@record(frozen=True)
 class PackMeta(_Model):
     name: str
     description: str = ""
@@ -374,6 +381,7 @@ class PackFile(_Model):
     removed: list[RemovedEntry] = field(default_factory=list)
     connector: list[ConnectorFacts] = field(default_factory=list)
     plugin: list[Plugin] = field(default_factory=list)
+    subcommand: list[Subcommand] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- loading
@@ -589,6 +597,18 @@ class Knowledge:
                     hit = c
             self._facts[key] = hit.for_version(version) if hit is not None else None
         return self._facts[key]
+
+    # -- the vllm command line
+    def subcommands(self, parent: str = "") -> list[str]:
+        """The subcommands of ``vllm`` (or, with ``parent="bench"``, of ``vllm bench``)
+        in any release the packs know."""
+        out: list[str] = []
+        for p in self.packs:
+            for sc in p.content.subcommand:
+                head, _, tail = sc.name.rpartition(" ")
+                if head == parent and tail not in out:
+                    out.append(tail)
+        return out
 
     # -- plugins
     def plugin(self, name: str) -> Optional[Plugin]:

@@ -536,6 +536,37 @@ def _tok_from_word(w: Word, origin: str = "cli") -> _Tok:
     return _Tok(None, w, 0, origin)
 
 
+#: stands for an unknown part of a heredoc-written config file (``max-model-len: $L``)
+_UNKNOWN_MARK = "__vcfg_unknown_"
+
+
+def _marked(w: Word) -> Word:
+    """A heredoc's text with each unknown part replaced by a marker YAML reads as a plain
+    scalar; `config_tokens` turns a value holding one back into an unknown word."""
+    parts: list[str] = []
+    runs: list[Run] = []
+    n = 0
+    pos = 0
+    for k, h in enumerate(sorted(w.holes, key=lambda h: h.at)):
+        piece = w.slice(pos, h.at)
+        parts.append(piece.value)
+        runs.extend(Run(r.at + n, r.length, r.span, r.exact) for r in piece.runs)
+        n += len(piece.value)
+        mark = f"{_UNKNOWN_MARK}{k}__"
+        parts.append(mark)
+        runs.append(Run(n, len(mark), h.span, False))
+        n += len(mark)
+        pos = h.at
+    piece = w.slice(pos, len(w.value))
+    parts.append(piece.value)
+    runs.extend(Run(r.at + n, r.length, r.span, r.exact) for r in piece.runs)
+    return Word("".join(parts), w.span, w.raw, tuple(runs), (), w.quoted, w.assumptions)
+
+
+def _unknown_value(w: Word, span: Span) -> Word:
+    return Word("", span, w.value, (), (Hole(0, "a value the script computes when it writes the file", span),))
+
+
 def _synthetic_word(text: str, span: Span) -> Word:
     return Word(text, span, text, (Run(0, len(text), span, False),) if text else ())
 
@@ -732,6 +763,15 @@ class _Parser:
         out: list[_Tok] = []
         serve = self.serve
         for e in cfg.entries:
+            if _UNKNOWN_MARK in str(e.key):
+                continue  # a key vcfg cannot know: nothing to check
+            if _UNKNOWN_MARK in e.value_word.value or (e.json_word is not None and _UNKNOWN_MARK in e.json_word.value) \
+                    or any(_UNKNOWN_MARK in w.value for w in e.item_words):
+                key = "--" + e.key
+                out.append(_Tok(key, _synthetic_word(key, e.key_span), 0, "config"))
+                uw = _unknown_value(e.value_word, e.value_span)
+                out.append(_Tok(None, uw, 0, "config"))
+                continue
             key = "--" + e.key
             kw = _synthetic_word(key, e.key_span)
             kt = _Tok(key, kw, 0, "config")
@@ -1321,8 +1361,8 @@ def parse_invocation(inv: Invocation, catalog: "Catalog", plan: Optional[LaunchP
     base_dir = None
     if plan is not None:
         for wf in plan.written_files:
-            if wf.path.text is not None and wf.content.known:
-                files[wf.path.text] = wf.content
+            if wf.path.text is not None:
+                files[wf.path.text] = wf.content if wf.content.known else _marked(wf.content)
         if plan.path and not plan.path.startswith("<"):
             base_dir = os.path.dirname(os.path.abspath(plan.path))
     return parse_args(inv.args, catalog, kind=inv.kind, serve=inv.subcommand[:1] == ("serve",),

@@ -480,6 +480,14 @@ class Invocation:
     upstreams: tuple[Upstream, ...] = ()
     #: For ``vllm`` kinds other than serve: the subcommand words.
     subcommand: tuple[str, ...] = ()
+    #: Byte offset in the file of the statement that starts this launch: its own
+    #: command, or the call of the function / the ``eval`` that runs it (a launch
+    #: in a body takes effect where the body runs).  None: not from a script.
+    site: Optional[int] = None
+    #: For a launch that runs on some paths through the script only, because an
+    #: ``if``/``case`` on an input changed its words: which path ("$EXTRA set at
+    #: line 4").  Launches of one site on different paths never run together.
+    path: Optional[str] = None
 
     def exported_env(self) -> dict[str, Binding]:
         """The variables the program receives from the script (and prefixes)."""
@@ -511,6 +519,8 @@ class Invocation:
             "port": self.port.to_json() if self.port else None,
             "upstreams": [u.to_json() for u in self.upstreams],
             "subcommand": list(self.subcommand),
+            "site": self.site,
+            "path": self.path,
         }
 
 

@@ -46,6 +46,7 @@ from vcfg.launch.model import (
     Upstream,
     Word,
     WrittenFile,
+    join_spans,
 )
 from vcfg.records import tuple_record
 
@@ -57,6 +58,9 @@ MAX_DEPTH = 120
 MAX_NESTED = 4
 #: Function calls are followed at most this deep.
 MAX_CALLS = 8
+#: A launch whose words an ``if`` on an input changed is read once per path, for at
+#: most this many paths (more: its words are unknown).
+MAX_PATHS = 8
 #: Larger inputs are not parsed at all.
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -203,7 +207,7 @@ class _WordLoc:
 class _State:
     """The shell's variables at one point of the script."""
 
-    __slots__ = ("vars", "arrays", "allexport", "positional", "env_unknowns", "ifs")
+    __slots__ = ("vars", "arrays", "allexport", "positional", "env_unknowns", "ifs", "alts")
 
     def __init__(self) -> None:
         self.vars: dict[str, Binding] = {}
@@ -214,6 +218,11 @@ class _State:
         self.positional: Optional[list[Word]] = None
         self.env_unknowns: tuple[Unknown, ...] = ()
         self.ifs: Optional[str] = " \t\n"
+        #: name -> (the merged binding, ((binding or None, path label), ...), decision):
+        #: a variable an ``if``/``case`` on an input set differently, with its value on
+        #: each path; valid while ``vars[name]`` is still the merged binding.  The
+        #: variables of one decision (one if/case) take their values from one branch.
+        self.alts: dict[str, tuple[Binding, tuple[tuple[Optional[Binding], str], ...], int]] = {}
 
     def copy(self) -> "_State":
         s = _State()
@@ -223,6 +232,7 @@ class _State:
         s.positional = None if self.positional is None else list(self.positional)
         s.env_unknowns = self.env_unknowns
         s.ifs = self.ifs
+        s.alts = self.alts
         return s
 
 
@@ -235,6 +245,9 @@ class _Ctx:
     iteration: Optional[str] = None
     #: inside a container (docker exec/run): the script's env does not reach it
     container: bool = False
+    #: the path through the script this runs on, when it runs on some paths only
+    #: (an eval of a string an ``if`` on an input changed)
+    path: Optional[str] = None
 
 
 def _hole_word(reason: str, span: Span, may_split: bool = False, raw: str = "") -> Word:
@@ -397,7 +410,10 @@ def _basename(s: str) -> str:
 
 
 _BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
+_STOPS = frozenset({"kill", "wait", "pkill", "killall"})
 _PY_RE = re.compile(r"python(\d+(\.\d+)?)?\Z")
+#: ``{your model directory}``, ``{model_path}``: words, no JSON, no brace expansion
+_PLACEHOLDER_RE = re.compile(r"\{[A-Za-z][A-Za-z0-9_ ./-]*\}\Z")
 _PROXY_RE = re.compile(r"proxy|router", re.I)
 _UPSTREAM_RE = re.compile(r"--(prefill|prefiller|decode|decoder)s?(?:[-_](host|port|url|addr|address)s?)?\Z")
 
@@ -423,6 +439,13 @@ class _Interp:
         self.functions: dict[str, tuple[Any, bytes, Any, _State]] = {}
         self.called: set[str] = set()
         self.call_stack: list[str] = []
+        #: file offsets of the statements running now on behalf of the script's top
+        #: level (a function call, an eval): where a launch or a kill in a body
+        #: takes effect; -1 for a function run once because nothing calls it
+        self.sites: list[int] = []
+        #: where kill / wait / pkill / killall run, for a body run from elsewhere
+        self.stop_sites: list[int] = []
+        self.decisions = 0
         self.nested = 0
         self.locals_stack: list[dict[str, Optional[Binding]]] = []
         self.depth = 0
@@ -498,7 +521,11 @@ class _Interp:
             self.st.positional = None
             self.data, self.loc = data, loc
             try:
-                self.call_body(name, node, _Ctx(function=name, conditional=True))
+                self.sites.append(-1)
+                try:
+                    self.call_body(name, node, _Ctx(function=name, conditional=True))
+                finally:
+                    self.sites.pop()
             finally:
                 self.st, self.data, self.loc = saved
 
@@ -803,6 +830,9 @@ class _Interp:
                      ctx: _Ctx, node: Any) -> None:
         bctx = ctx._replace(conditional=True)
         results: list[_State] = []
+        labels: list[str] = []
+        what = "`case`" if node.type == "case_statement" else "`if`"
+        at = node.start_point[0] + 1
         for cond, body in branches:
             self.exec_seq(cond, ctx)
             verdict = self.eval_condition(cond)
@@ -812,6 +842,9 @@ class _Interp:
             self.st = base.copy()
             self.exec_seq(body, bctx if verdict is None else ctx)
             results.append(self.st)
+            first = cond[0] if cond else (body[0] if body else node)
+            labels.append(f"the test at line {self._line(first)} is true" if cond
+                          else f"the {what} at line {at} takes the branch at line {self._line(first)}")
             self.st = base
             if verdict is True:
                 break
@@ -822,12 +855,18 @@ class _Interp:
                 self.exec_seq(else_body, bctx)
                 results.append(self.st)
                 self.st = base
+                labels.append(f"the {what} at line {at} takes its `else` branch")
             else:
                 results.append(self.st.copy())
+                labels.append(f"the {what} at line {at} takes no branch")
         if len(results) == 1:
             self.st = results[0]
         else:
-            self.st = self.merge(results, self.span(node))
+            self.st = self.merge(results, self.span(node), labels)
+
+    def _line(self, node: Any) -> int:
+        """The line in the file of a node (of the script, or of an eval'd string)."""
+        return self.loc.span(node.start_byte, node.start_byte).line
 
     def eval_condition(self, cond: list[Any]) -> Optional[bool]:
         """True/False when the condition is a test vcfg can decide, else None."""
@@ -870,8 +909,11 @@ class _Interp:
             return (w.value == "") == (o == "-z")
         return None
 
-    def merge(self, states: list[_State], span: Span) -> _State:
+    def merge(self, states: list[_State], span: Span, labels: Optional[list[str]] = None) -> _State:
         out = states[0].copy()
+        out.alts = {}
+        self.decisions += 1
+        decision = self.decisions  # the variables one if/case set vary together
         names = set()
         for s in states:
             names.update(s.vars)
@@ -890,7 +932,16 @@ class _Interp:
                 out.vars[name] = bs[0]  # type: ignore[assignment]
                 continue
             sp = next((b.span for b in bs if b is not None), span)
-            out.vars[name] = Binding(name, _hole_word(reason, sp), exported, sp, False, "script")
+            if all(b is None or b.unset for b in bs):
+                # unset on some paths, the caller's (if any) on the others
+                out.vars[name] = Binding(name, _hole_word(f"unset on some paths (line {span.line})", sp),
+                                         True, sp, False, "caller")
+                continue
+            merged = out.vars[name] = Binding(name, _hole_word(reason, sp), exported, sp, False, "script")
+            if labels is not None and len(bs) <= MAX_PATHS and all(
+                    b is None or (not b.unset and b.value is not None and b.value.known) for b in bs):
+                # the value on each path, for a launch that needs it (`vcfg.launch.shell._Interp.fork`)
+                out.alts[name] = (merged, tuple(zip(bs, labels)), decision)
         anames = set()
         for s in states:
             anames.update(s.arrays)
@@ -1127,6 +1178,75 @@ class _Interp:
     # -- commands
     def s_command(self, node: Any, ctx: _Ctx, redirects: Sequence[Any] = (),
                   heredocs: Sequence[Any] = (), after: Sequence[Any] = ()) -> None:
+        if self.st.alts:
+            names = self.path_names(node)
+            if names and self.fork(names, ctx, self.span(node),
+                                   lambda c: self.run_command(node, c, redirects, heredocs, after)):
+                return
+        self.run_command(node, ctx, redirects, heredocs, after)
+
+    def path_names(self, node: Any) -> list[str]:
+        """The variables ``node`` reads whose value depends on the path taken."""
+        alts = self.st.alts
+        out: list[str] = []
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_name" and n.parent is not None and n.parent.type in ("simple_expansion", "expansion"):
+                name = self.text(n)
+                live = alts.get(name)
+                if live is not None and self.st.vars.get(name) is live[0] and name not in out:
+                    out.append(name)
+            stack.extend(n.children)
+        return out
+
+    def fork(self, names: list[str], ctx: _Ctx, span: Span, run: Callable[[_Ctx], None]) -> bool:
+        """Run a command that reads variables an ``if`` on an input set differently once
+        per path, when it starts a launch (or runs a string) that depends on them.
+        False when there are too many paths (the caller runs it once, values unknown)."""
+        by_decision: dict[int, list[str]] = {}
+        for name in names:
+            by_decision.setdefault(self.st.alts[name][2], []).append(name)
+        combos: list[list[tuple[str, Optional[Binding], str]]] = [[]]
+        for group in by_decision.values():
+            n = len(self.st.alts[group[0]][1])
+            combos = [c + [(name, *self.st.alts[name][1][k]) for name in group] for c in combos for k in range(n)]
+            if len(combos) > MAX_PATHS:
+                return False
+        # a trial run: a command that starts nothing and runs no string needs no paths
+        marks = (len(self.invocations), len(self.unknowns), len(self.timeline), len(self.written),
+                 len(self.stop_sites), len(self.problems))
+        base = self.st
+        self.st = base.copy()
+        run(ctx)
+        if len(self.invocations) == marks[0] and not any(u.kind in ("eval", "command")
+                                                          for u in self.unknowns[marks[1]:]):
+            return True
+        del self.invocations[marks[0]:], self.unknowns[marks[1]:], self.timeline[marks[2]:]
+        del self.written[marks[3]:], self.stop_sites[marks[4]:], self.problems[marks[5]:]
+        results: list[_State] = []
+        labels: list[str] = []
+        for combo in combos:
+            self.st = base.copy()
+            for name, b, _ in combo:
+                if b is None:
+                    self.st.vars.pop(name, None)
+                else:
+                    self.st.vars[name] = b
+            seen: list[str] = []
+            for _, _, label in combo:
+                if label not in seen:
+                    seen.append(label)
+            label = " and ".join(seen)
+            path = f"{ctx.path} and {label}" if ctx.path else label
+            run(ctx._replace(conditional=True, path=path))
+            results.append(self.st)
+            labels.append(label)
+        self.st = self.merge(results, span, labels)
+        return True
+
+    def run_command(self, node: Any, ctx: _Ctx, redirects: Sequence[Any] = (),
+                    heredocs: Sequence[Any] = (), after: Sequence[Any] = ()) -> None:
         prefixes: list[tuple[str, Word, Span]] = []
         argnodes: list[Any] = []
         inner_redirects = list(redirects)
@@ -1331,6 +1451,10 @@ class _Interp:
         if name in self.functions and len(self.call_stack) < MAX_CALLS and name not in self.call_stack:
             self.call_function(name, argv[1:], prefixes, ctx, span)
             return
+        if self.sites and _basename(name) in _STOPS:
+            site = self.sites[0]
+            if site >= 0:
+                self.stop_sites.append(site)
         self.classify(argv, prefixes, ctx, span, redirects)
 
     def b_set(self, argv: list[Word], span: Span, ctx: _Ctx) -> None:
@@ -1392,6 +1516,7 @@ class _Interp:
         saved = (self.data, self.loc)
         self.data, self.loc = data, _WordLoc(word, data)
         self.nested += 1
+        self.sites.append(self.sites[0] if self.sites else span.start)
         saved_pos = self.st.positional
         if positional is not None:
             self.st.positional = positional
@@ -1402,6 +1527,7 @@ class _Interp:
         finally:
             self.data, self.loc = saved
             self.nested -= 1
+            self.sites.pop()
             if positional is not None:
                 self.st.positional = saved_pos
 
@@ -1480,7 +1606,11 @@ class _Interp:
         self.data, self.loc = data, loc
         fctx = ctx._replace(function=name)
         try:
-            self.call_body(name, body, fctx)
+            self.sites.append(self.sites[0] if self.sites else span.start)
+            try:
+                self.call_body(name, body, fctx)
+            finally:
+                self.sites.pop()
         finally:
             self.st.positional = saved_pos
             self.data, self.loc = saved_src
@@ -1754,6 +1884,7 @@ class _Interp:
             pre_events.append(EnvEvent("prefix", name, w, True, psp, ctx.conditional or ctx.in_loop, ctx.function))
         for u in unsets:
             env[u] = Binding(u, None, False, span, True, "prefix")
+        args = self.placeholders(args)
         complete = not any(w.holes and w.may_split for w in args)
         host, port, ups = _endpoints(kind, args)
         self.invocations.append(
@@ -1779,8 +1910,34 @@ class _Interp:
                 port=port,
                 upstreams=ups,
                 subcommand=sub,
+                site=(self.sites[0] if self.sites else span.start),
+                path=ctx.path,
             )
         )
+
+    def placeholders(self, args: list[Word]) -> list[Word]:
+        """``{your model directory}``, ``{MODEL_PATH}``: a documentation placeholder
+        (bash passes the words as written) becomes one unknown word, with a problem."""
+        out: list[Word] = []
+        i = 0
+        n = len(args)
+        while i < n:
+            w = args[i]
+            if w.known and w.value.startswith("{") and w.raw.lstrip("\"'").startswith("{"):
+                j = i
+                while j < n and j < i + 8 and args[j].known and not args[j].value.endswith("}"):
+                    j += 1
+                if j < n and args[j].known and args[j].value.endswith("}"):
+                    text = " ".join(a.value for a in args[i : j + 1])
+                    if _PLACEHOLDER_RE.match(text):
+                        sp = join_spans(w.span, args[j].span)
+                        self.problem("placeholder", f"'{text}' looks like a placeholder: put the value there", sp)
+                        out.append(Word("", sp, text, (), (Hole(0, f"the placeholder {text}", sp, False),)))
+                        i = j + 1
+                        continue
+            out.append(w)
+            i += 1
+        return out
 
     # ------------------------------------------------------------------ expansion
     def literal(self, node: Any, t: str) -> Optional[Word]:
@@ -1812,8 +1969,34 @@ class _Interp:
             w = self.literal(node, t)
             if w is not None:
                 return [w]
+        if t == "concatenation" and all(c.type == "word" for c in node.children):
+            braces = self.brace_words(node)
+            if braces is not None:
+                return braces
         acc = _Acc()
         self.expand_into(acc, node, quoted=False)
+        return acc.finish(self.span(node), self.text(node))
+
+    def brace_words(self, node: Any) -> Optional[list[Word]]:
+        """bash's brace expansion of an unquoted literal word (``{a,b}``,
+        ``pre{a,b}post``, ``{a..c}``), or None when the word has none."""
+        a, b = node.start_byte, node.end_byte
+        raw = self.data[a:b]
+        if b"{" not in raw or b"\\" in raw or (b"," not in raw and b".." not in raw):
+            return None
+        alts = _brace_expand(raw, a)
+        if alts is None:
+            return None
+        acc = _Acc()
+        for pieces in alts:
+            acc.brk()
+            if all((not p) if isinstance(p, str) else p[0] >= p[1] for p in pieces):
+                continue  # an empty word from brace expansion is removed
+            for piece in pieces:
+                if isinstance(piece, str):
+                    acc.text(piece, [Run(acc.n, len(piece), self.loc.span(a, b), False)])
+                else:
+                    self._lit_plain(acc, piece[0], piece[1])
         return acc.finish(self.span(node), self.text(node))
 
     def gap_escapes(self, argv: list[Word], a: int, b: int) -> Optional[Word]:
@@ -2045,7 +2228,13 @@ class _Interp:
                 continue
             if c.start_byte < pos:
                 continue
-            self._lit_escapes(acc, pos, c.start_byte, "dq")
+            # tree-sitter puts the blanks before an expansion into its node
+            # (``"$a $b"`` has a child `` $b``): they are literal text
+            start = c.start_byte
+            data = self.data
+            while start < c.end_byte and data[start] in b" \t\n":
+                start += 1
+            self._lit_escapes(acc, pos, start, "dq")
             self.expand_into(acc, c, quoted=True)
             pos = c.end_byte
         if pos < b:
@@ -2388,7 +2577,7 @@ class _Interp:
 
     def _command_substitution(self, acc: _Acc, node: Any, quoted: bool) -> None:
         sp = self.span(node)
-        raw = self.text(node)
+        raw = self.text(node).lstrip(" \t\n")
         if raw.startswith("$((") and raw.endswith("))"):
             # tree-sitter reads $((...)) in a heredoc as $( (subshell) )
             v = _arith_eval_text(raw[3:-2], lambda n: self._var_int(n, {}))
@@ -2690,6 +2879,80 @@ def _arith_eval_text(expr: str, var: Callable[[str], Optional[int]]) -> Optional
     return result if k == len(toks) else None
 
 
+_BRACE_RANGE = re.compile(rb"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\Z|([A-Za-z])\.\.([A-Za-z])\Z")
+
+
+def _brace_expand(raw: bytes, base: int, depth: int = 0) -> Optional[list[list[Any]]]:
+    """The words bash's brace expansion makes of ``raw`` (at byte ``base``), each a
+    list of pieces: (start, end) byte ranges of the source or synthesized text;
+    None when ``raw`` has no brace expansion."""
+    if depth > 8:
+        return None
+    n = len(raw)
+    i = 0
+    while i < n:
+        if raw[i : i + 1] != b"{":
+            i += 1
+            continue
+        # the matching close brace, and the top-level commas
+        level = 0
+        commas: list[int] = []
+        j = i
+        while j < n:
+            ch = raw[j : j + 1]
+            if ch == b"{":
+                level += 1
+            elif ch == b"}":
+                level -= 1
+                if level == 0:
+                    break
+            elif ch == b"," and level == 1:
+                commas.append(j)
+            j += 1
+        if j >= n:
+            return None
+        inner = raw[i + 1 : j]
+        items: list[list[Any]] = []
+        if commas:
+            edges = [i] + commas + [j]
+            items = [[(base + edges[k] + 1, base + edges[k + 1])] for k in range(len(edges) - 1)]
+        else:
+            m = _BRACE_RANGE.match(inner)
+            if m is None:
+                i += 1
+                continue
+            if m.group(1) is not None:
+                lo, hi = int(m.group(1)), int(m.group(2))
+                step = abs(int(m.group(3))) if m.group(3) else 1
+                step = step or 1
+                if abs(hi - lo) // step > 4096:
+                    return None
+                rng = range(lo, hi + 1, step) if hi >= lo else range(lo, hi - 1, -step)
+                items = [[str(x)] for x in rng]
+            else:
+                lo_c, hi_c = ord(m.group(4)), ord(m.group(5))
+                rng = range(lo_c, hi_c + 1) if hi_c >= lo_c else range(lo_c, hi_c - 1, -1)
+                items = [[chr(x)] for x in rng]
+        prefix: list[Any] = [(base, base + i)] if i else []
+        suffix_raw = raw[j + 1 :]
+        tails = _brace_expand(suffix_raw, base + j + 1, depth + 1) if suffix_raw else None
+        if tails is None:
+            tails = [[(base + j + 1, base + n)]] if suffix_raw else [[]]
+        out: list[list[Any]] = []
+        for item in items:
+            subs = None
+            if len(item) == 1 and isinstance(item[0], tuple):
+                s, e = item[0]
+                subs = _brace_expand(raw[s - base : e - base], s, depth + 1)
+            for sub in subs if subs is not None else [item]:
+                for tail in tails:
+                    out.append(prefix + sub + tail)
+                    if len(out) > 4096:
+                        return None
+        return out
+    return None
+
+
 def _assume(w: Word, note: str) -> Word:
     return Word(w.value, w.span, w.raw, w.runs, w.holes, w.quoted, w.assumptions + (note,))
 
@@ -2802,7 +3065,9 @@ def _endpoints(kind: str, args: Sequence[Word]) -> tuple[Optional[Word], Optiona
             vals = []
             j = i + 1
             while j < n and not args[j].value.startswith("--"):
-                if args[j].known or args[j].value:
+                # an unknown word stays (a host vcfg cannot know is not localhost);
+                # an empty unquoted one is gone, as in bash
+                if not args[j].known or args[j].value or args[j].quoted:
                     vals.append(args[j])
                 j += 1
         role = "prefill" if m.group(1).startswith("prefill") else "decode"
@@ -2933,6 +3198,8 @@ def parse_script(
             shape = script_shape(root, data)
         except Exception:  # noqa: BLE001 - no shape: every launch counts as unconditional
             shape = None
+    if shape is not None and interp.stop_sites:
+        shape = shape._replace(stops=tuple(sorted(set(shape.stops) | set(interp.stop_sites))))
     seen: set[tuple[str, int]] = set()
     unique = []
     for p in problems:

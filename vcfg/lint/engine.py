@@ -17,6 +17,7 @@ from vcfg.lint import suppressions
 from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
 from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
+from vcfg.lint.paths import reconcile as reconcile_paths
 from vcfg.lint.registry import rule_modules
 from vcfg.records import field, record
 
@@ -206,8 +207,7 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
             for fc in contexts:
                 found.extend(guarded(mod, fc))
         elif rule.scope == "launch":
-            for lc in launches:
-                found.extend(guarded(mod, lc))
+            found.extend(reconcile_paths([(lc, guarded(mod, lc)) for lc in launches]))
         else:
             for run in runs:
                 found.extend(d for d in guarded(mod, run) if d.span.path not in context_only)

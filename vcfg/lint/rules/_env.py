@@ -32,9 +32,25 @@ def script_bindings(lc: LaunchContext) -> Iterator:  # type: ignore[type-arg]
 
 
 def vllm_reads(lc: LaunchContext, name: str) -> bool:
-    """Would vLLM (or a plugin vcfg knows) read this variable?"""
-    return (
-        lc.catalog.env(name) is not None
-        or name.startswith("VLLM_")
-        or lc.target.knowledge.plugin_env(name) is not None
-    )
+    """Would vLLM (or a plugin vcfg knows) read this variable, in this release or
+    another bundled one, or is it a near miss of a name vLLM reads?  A script's own
+    ``VLLM_PORT_BASE`` is none of these: the prefix alone says nothing."""
+    target = lc.target
+    if lc.catalog.env(name) is not None or name in DIRECT_READS or name in target.config.allowed_env:
+        return True
+    if target.knowledge.plugin_env(name) is not None:
+        return True
+    if not name.startswith("VLLM_"):
+        return False
+    if target.knowledge.removed_env(name, target.version) is not None:
+        return True
+    if any(c.env(name) is not None for c in target.history):
+        return True
+    return bool(near_miss(lc, name))
+
+
+def near_miss(lc: LaunchContext, name: str) -> list[str]:
+    """The names of this release's variables ``name`` looks like a misspelling of."""
+    from vcfg.lint.rules._util import did_you_mean
+
+    return did_you_mean(name, (e.name for e in lc.catalog.env_vars), cutoff=0.8)

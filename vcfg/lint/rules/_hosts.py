@@ -195,17 +195,24 @@ def overlap(a: LaunchContext, b: LaunchContext, run: RunContext) -> bool:
     if not first.inv.background:
         return False
     shape = _shape_of(first)
-    s1, s2 = first.inv.span, second.inv.span
-    if s1.start == s2.start:  # one launch, unrolled or called twice
+    # where each launch takes effect: its command, or the call / eval that runs it
+    a1, a2 = _site(first.inv), _site(second.inv)
+    if first.inv.path and second.inv.path and first.inv.path != second.inv.path and a1 == a2:
+        return False  # one command on two paths through the script
+    if first.inv.span.start == second.inv.span.start and a1 == a2:  # unrolled by a loop
         for ls, le in shape.loops:
-            if ls <= s1.start < le and any(ls <= x < le for x in shape.stops):
+            if ls <= a1 < le and any(ls <= x < le for x in shape.stops):
                 return False
         return True
-    if _exclusive(shape, s1.start, s2.start):
+    if _exclusive(shape, a1, a2):
         return False
-    if s1.end <= s2.start and any(s1.end <= x < s2.start for x in shape.stops):
+    if a1 < a2 and any(a1 < x <= a2 for x in shape.stops):  # x == a2: the body stops, then starts
         return False
     return True
+
+
+def _site(inv: Any) -> int:
+    return inv.site if inv.site is not None else inv.span.start
 
 
 class Neighbours:

@@ -7,8 +7,8 @@ from typing import Iterator
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._env import DIRECT_READS, is_serve, script_bindings
-from vcfg.lint.rules._util import did_you_mean, first_absent_since, first_present_after, name_span
+from vcfg.lint.rules._env import DIRECT_READS, is_serve, near_miss, script_bindings
+from vcfg.lint.rules._util import first_absent_since, first_present_after, name_span
 
 RULE = Rule(
     code="VC101",
@@ -18,7 +18,9 @@ RULE = Rule(
     why=(
         "vLLM reads only the variables listed in vllm/envs.py; a misspelt name is "
         "ignored, so the setting silently does not apply. Since 0.20 vLLM logs a warning "
-        "for unknown VLLM_* names when the engine config is built; before, nothing."
+        "for unknown VLLM_* names when the engine config is built; before, nothing. "
+        "A VLLM_* name close to none that vLLM reads (a script's own `VLLM_PORT_BASE`) "
+        "is taken for the script's variable and not reported."
     ),
     when_vllm_fails="never: the variable is ignored (a warning in the log since 0.20)",
     example="export VLLM_ENGINE_READY_TIMEOUT=1200\nvllm serve m\n",
@@ -50,10 +52,11 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 help=f"it was added in {later}; this script targets {target.version}",
             )
             continue
-        near = did_you_mean(name, (e.name for e in cat.env_vars), cutoff=0.8)
+        near = near_miss(lc, name)
+        if not near:
+            continue  # the script's own variable (VLLM_PORT_BASE): the prefix says nothing
         yield RULE.diag(
             span,
             f"unknown vLLM variable `{name}`",
-            help=f"did you mean `{near[0]}`?" if near else
-            "vLLM ignores it; add it to `allowed-env` in [tool.vcfg] if another program reads it",
+            help=f"did you mean `{near[0]}`?",
         )
