@@ -546,6 +546,11 @@ class Knowledge:
     _facts: dict[tuple[str, Optional[str]], Optional["ConnectorFacts"]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    #: (kind, name, version) -> the removed entry: rules ask for every variable of
+    #: every launch, and each entry's version range is parsed per question
+    _removed: dict[tuple[str, str, Optional[str]], Optional[RemovedEntry]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     # -- all entries, in load order
     @property
@@ -563,6 +568,9 @@ class Knowledge:
     # -- removed things
     def removed(self, kind: RemovedKind, name: str, version: Optional[str] = None) -> Optional[RemovedEntry]:
         """The entry saying ``name`` (of ``kind``) is gone in ``version`` (any, if None)."""
+        key = (kind, name, version)
+        if key in self._removed:
+            return self._removed[key]
         want = _norm_flag(name) if kind == "flag" else name
         hit: Optional[RemovedEntry] = None
         for e in self.removed_entries:
@@ -571,6 +579,7 @@ class Knowledge:
             names = [_norm_flag(n) for n in e.names()] if kind == "flag" else e.names()
             if want in names:
                 hit = e
+        self._removed[key] = hit
         return hit
 
     def removed_flag(self, name: str, version: Optional[str] = None) -> Optional[RemovedEntry]:
