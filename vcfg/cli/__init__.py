@@ -17,6 +17,10 @@ def main() -> None:
         from vcfg.cli.lint import run
 
         sys.exit(run(argv[1:]))
+    if argv[:1] == ["lsp"]:
+        from vcfg.lsp import run as lsp
+
+        sys.exit(lsp(argv[1:]))
     from vcfg.cli.commands import main as cli
 
     cli()

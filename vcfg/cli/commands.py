@@ -272,6 +272,19 @@ def lint_cmd(args: tuple[str, ...]) -> None:
     sys.exit(run(args))
 
 
+@main.command(
+    "lsp",
+    add_help_option=False,
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def lsp_cmd(args: tuple[str, ...]) -> None:
+    """Serve the language server over stdio (pip install 'vcfg[lsp]'; docs/editors.md)."""
+    from vcfg.lsp import run
+
+    sys.exit(run(args))
+
+
 # ----------------------------------------------------------------------------- connectors
 
 

@@ -144,6 +144,25 @@ def lint_paths(
     return run_rules(contexts, target, sources)
 
 
+def lint_text(path: str, data: bytes, target: Target) -> LintResult:
+    """Lint ``data`` as the contents of ``path`` against a target built once (the
+    language server: an editor's unsaved buffer, linted as it is typed).  ``path`` is
+    not read, nor need it exist; a serve config's own ``--config`` reads ``data``."""
+    data = data[:MAX_BYTES + 1]
+    text = data[:MAX_BYTES].decode("utf-8", "replace")
+    plan = parse_file(path, data[:MAX_BYTES], target.catalog)
+    ctx = FileContext(path=path, text=text, plan=plan, target=target, data=data[:MAX_BYTES])
+    ctx.truncated = len(data) > MAX_BYTES
+    from vcfg.launch import args as launch_args
+
+    key = os.path.abspath(path)
+    launch_args.OVERLAY[key] = ctx.data
+    try:
+        return run_rules([ctx], target, {path: text})
+    finally:
+        launch_args.OVERLAY.pop(key, None)
+
+
 def _member_loader(target: Target):  # type: ignore[no-untyped-def]
     """Reads a deployment member the user did not give (None when it cannot be read)."""
 

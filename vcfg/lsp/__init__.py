@@ -13,3 +13,22 @@ manifests (docs/editors.md).
 Only `server.py` and `diagnostics.py`/`actions.py` (the LSP types) import pygls or
 lsprotocol; the lint path never imports this package.
 """
+
+from __future__ import annotations
+
+from typing import Sequence
+
+
+def run(argv: Sequence[str]) -> int:
+    """``vcfg lsp ARGS``: the exit code; a clear message when pygls is missing."""
+    try:
+        import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
+    except ImportError:
+        from vcfg.errors import write
+
+        write("vcfg lsp: the language server needs pygls: pip install 'vcfg[lsp]'", err=True)
+        return 2
+    from vcfg.lsp.server import main
+
+    return main(argv)

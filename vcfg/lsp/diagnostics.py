@@ -72,17 +72,9 @@ def to_lsp(lm: Any, diags: Sequence[Any], path: str, rules_base: Optional[str] =
             code=d.code,
             code_description=t.CodeDescription(href=url) if url else None,
             source=SOURCE,
-            data={"fix": _fix_data(d)} if d.fix is not None else None,
             tags=[t.DiagnosticTag.Unnecessary] if d.code == "VC900" else None,
         ))
     return out
-
-
-def _fix_data(d: Any) -> dict[str, Any]:
-    f = d.fix
-    s = f.span
-    return {"line": s.line, "column": s.column, "end_line": s.end_line, "end_column": s.end_column,
-            "replacement": f.replacement, "description": f.description}
 
 
 def problem_diagnostic(message: str) -> t.Diagnostic:

@@ -1,0 +1,419 @@
+"""The language server: pygls wiring.  Every handler runs under `guard`: a failure is
+logged (to stderr, or ``--log-file``) and answered with an empty result, so no
+traceback ever reaches the client.
+
+    vcfg lsp [--log-file FILE]        # stdio
+
+Diagnostics are pushed (``textDocument/publishDiagnostics``) a debounce delay after
+the last change, or pulled (``textDocument/diagnostic``) by a client that says it
+can; both come from the same lint of the document's current text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import sys
+import time
+from typing import Any, Callable, Optional, Sequence
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+
+from vcfg.lsp import actions as code_actions
+from vcfg.lsp import completion, context, documents, hover
+from vcfg.lsp.diagnostics import problem_diagnostic, to_lsp
+from vcfg.lsp.settings import Settings, check_release, parse_client_settings
+
+log = logging.getLogger("vcfg.lsp")
+
+CMD_SET_RELEASE = "vcfg.setRelease"
+CMD_RELEASES = "vcfg.releases"
+CMD_LINT_STATS = "vcfg.stats"
+
+_KINDS = {
+    "flag": t.CompletionItemKind.Property,
+    "value": t.CompletionItemKind.EnumMember,
+    "env": t.CompletionItemKind.Variable,
+    "key": t.CompletionItemKind.Field,
+    "connector": t.CompletionItemKind.Class,
+}
+
+
+class VcfgServer(LanguageServer):
+    def __init__(self) -> None:
+        from vcfg import __version__
+
+        super().__init__("vcfg", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.docs: dict[str, documents.Document] = {}
+        self.pull = False
+        self.encoding = "utf-16"
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # pygls would show the error text in a message box; log it instead
+        log.error("server error (%s): %s", getattr(source, "__name__", source), type(error).__name__)
+
+    # -- documents
+    def document(self, uri: str) -> Optional[documents.Document]:
+        return self.docs.get(uri)
+
+    def text_of(self, uri: str) -> str:
+        try:
+            return self.workspace.get_text_document(uri).source
+        except Exception:  # noqa: BLE001 - a document the client never opened
+            return ""
+
+    def style_of(self, doc: documents.Document, lines: Sequence[str]) -> str:
+        if not doc.yaml:
+            return "bash"
+        return "manifest" if context.yaml_is_manifest(lines) else "serve-config"
+
+    def target_of(self, doc: documents.Document) -> Any:
+        target, problems = self.settings.target_for(doc.path)
+        for p in problems:
+            if p not in doc.problems_shown:
+                doc.problems_shown.add(p)
+                self.window_show_message(t.ShowMessageParams(t.MessageType.Warning, f"vcfg: {p}"))
+        return target, problems
+
+    def lint(self, doc: documents.Document) -> tuple[list[t.Diagnostic], Any]:
+        text = self.text_of(doc.uri)
+        target, problems = self.target_of(doc)
+        outcome = documents.lint(doc, text, target, id(target))
+        lm = documents.LineMap(text, self.encoding)
+        out = to_lsp(lm, outcome.result.diagnostics, doc.path, self.settings.client.rules_url)
+        out.extend(problem_diagnostic(p) for p in problems)
+        for message in outcome.result.internal_errors:
+            log.error("internal error linting %s: %s", doc.path, message)
+        return out, outcome
+
+    def publish(self, uri: str) -> None:
+        doc = self.docs.get(uri)
+        if doc is None:
+            return
+        doc.pending = None
+        diags, _ = self.lint(doc)
+        self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags,
+                                                                           version=doc.version))
+
+    def schedule(self, uri: str, delay_ms: Optional[int] = None) -> None:
+        """Lint ``uri`` after the debounce delay (a newer change restarts it)."""
+        doc = self.docs.get(uri)
+        if doc is None or self.pull:
+            return
+        if doc.pending is not None:
+            doc.pending.cancel()
+        delay = (self.settings.client.debounce_ms if delay_ms is None else delay_ms) / 1000
+        loop = asyncio.get_event_loop()
+        doc.pending = loop.call_later(delay, guarded_call, self.publish, uri)
+
+    def relint_all(self) -> None:
+        for uri in list(self.docs):
+            self.schedule(uri, 0)
+        if self.pull:
+            try:
+                self.workspace_diagnostic_refresh(None)
+            except Exception:  # noqa: BLE001 - a client without refresh support
+                log.debug("no diagnostic refresh")
+
+
+def guarded_call(fn: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001 - never a traceback to the client
+        log.error("vcfg lsp: %s failed: %s: %s", getattr(fn, "__name__", fn), type(e).__name__, e)
+        log.debug("traceback", exc_info=True)
+        return None
+
+
+def guard(default: Any = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A handler that logs any failure and answers ``default``."""
+
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def inner(*args: Any, **kw: Any) -> Any:
+            try:
+                return fn(*args, **kw)
+            except Exception as e:  # noqa: BLE001
+                log.error("vcfg lsp: %s failed: %s: %s", fn.__name__, type(e).__name__, e)
+                log.debug("traceback", exc_info=True)
+                return default() if callable(default) else default
+
+        return inner
+
+    return wrap
+
+
+server = VcfgServer()
+
+
+def _client_supports_pull(params: t.InitializeParams) -> bool:
+    td = params.capabilities.text_document
+    return bool(td is not None and td.diagnostic is not None)
+
+
+def _apply_settings(ls: VcfgServer, raw: Any) -> None:
+    settings, problems = parse_client_settings(raw)
+    ls.settings.client = settings
+    ls.settings.forget_configs()
+    for p in problems:
+        ls.window_show_message(t.ShowMessageParams(t.MessageType.Warning, f"vcfg: {p}"))
+
+
+@server.feature(t.INITIALIZE)
+@guard()
+def initialize(ls: VcfgServer, params: t.InitializeParams) -> None:
+    ls.pull = _client_supports_pull(params)
+    enc = ls.workspace.position_encoding
+    ls.encoding = {t.PositionEncodingKind.Utf8: "utf-8", t.PositionEncodingKind.Utf32: "utf-32"}.get(enc, "utf-16")
+    if params.initialization_options is not None:
+        _apply_settings(ls, params.initialization_options)
+
+
+@server.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
+@guard()
+def did_change_configuration(ls: VcfgServer, params: t.DidChangeConfigurationParams) -> None:
+    _apply_settings(ls, params.settings)
+    ls.relint_all()
+
+
+@server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+@guard()
+def did_change_watched(ls: VcfgServer, params: t.DidChangeWatchedFilesParams) -> None:
+    ls.settings.forget_configs()
+    ls.relint_all()
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_OPEN)
+@guard()
+def did_open(ls: VcfgServer, params: t.DidOpenTextDocumentParams) -> None:
+    td = params.text_document
+    path = documents.uri_to_path(td.uri, td.language_id)
+    ls.docs[td.uri] = documents.Document(td.uri, path, td.language_id, td.version)
+    ls.schedule(td.uri, 0)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
+@guard()
+def did_change(ls: VcfgServer, params: t.DidChangeTextDocumentParams) -> None:
+    doc = ls.docs.get(params.text_document.uri)
+    if doc is None:
+        return
+    doc.version = params.text_document.version
+    if len(ls.text_of(doc.uri)) <= documents.LIVE_LIMIT:
+        ls.schedule(doc.uri)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_SAVE)
+@guard()
+def did_save(ls: VcfgServer, params: t.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if uri.endswith(("pyproject.toml", ".vcfg.toml")):
+        ls.settings.forget_configs()
+        ls.relint_all()
+    elif uri in ls.docs:
+        ls.schedule(uri, 0)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
+@guard()
+def did_close(ls: VcfgServer, params: t.DidCloseTextDocumentParams) -> None:
+    doc = ls.docs.pop(params.text_document.uri, None)
+    if doc is not None and doc.pending is not None:
+        doc.pending.cancel()
+    if not ls.pull:
+        ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+def _empty_report() -> t.RelatedFullDocumentDiagnosticReport:
+    return t.RelatedFullDocumentDiagnosticReport(items=[])
+
+
+@server.feature(t.TEXT_DOCUMENT_DIAGNOSTIC,
+                t.DiagnosticOptions(identifier="vcfg", inter_file_dependencies=False, workspace_diagnostics=False))
+@guard(_empty_report)
+def pull_diagnostics(ls: VcfgServer, params: t.DocumentDiagnosticParams) -> t.RelatedFullDocumentDiagnosticReport:
+    doc = ls.docs.get(params.text_document.uri)
+    if doc is None:
+        return _empty_report()
+    diags, _ = ls.lint(doc)
+    return t.RelatedFullDocumentDiagnosticReport(items=diags)
+
+
+class _Spot:
+    """The lines around a client position (the most any request reads) and the
+    position in them."""
+
+    def __init__(self, target: Any, lines: list[str], line: int, col: int, style: str, first: int,
+                 encoding: str) -> None:
+        self.target, self.lines, self.line, self.col, self.style, self.first = target, lines, line, col, style, first
+        self.lm = documents.LineMap("\n".join(lines), encoding)
+
+    def position(self, col: int) -> t.Position:
+        return t.Position(self.line + self.first, self.lm.to_client(self.line, col)[1])
+
+
+def _spot(ls: VcfgServer, uri: str, pos: t.Position) -> Optional[_Spot]:
+    doc = ls.docs.get(uri)
+    if doc is None:
+        return None
+    lm = documents.LineMap(ls.text_of(uri), ls.encoding)
+    line, col = lm.from_client(pos.line, pos.character)
+    target, _ = ls.target_of(doc)
+    first = max(0, line - context.WINDOW * 4)
+    lines = [lm.line_text(i) for i in range(first, min(len(lm.lines), line + 60))]
+    style = ls.style_of(doc, lm.lines[:400])
+    return _Spot(target, lines, line - first, col, style, first, ls.encoding)
+
+
+@server.feature(t.TEXT_DOCUMENT_COMPLETION,
+                t.CompletionOptions(trigger_characters=["-", '"', "_", " ", "=", ":"], resolve_provider=False))
+@guard(lambda: t.CompletionList(is_incomplete=False, items=[]))
+def complete(ls: VcfgServer, params: t.CompletionParams) -> t.CompletionList:
+    sp = _spot(ls, params.text_document.uri, params.position)
+    if sp is None:
+        return t.CompletionList(is_incomplete=False, items=[])
+    cur = context.at(sp.lines, sp.line, sp.col, sp.style, completion.json_flags(sp.target.catalog))
+    items, cut = completion.complete(cur, sp.target, sp.lines, sp.line)
+    rng = t.Range(sp.position(cur.start), sp.position(sp.col))
+    out = []
+    for i, it in enumerate(items):
+        out.append(t.CompletionItem(
+            label=it.label,
+            kind=_KINDS.get(it.kind, t.CompletionItemKind.Text),
+            detail=it.detail or None,
+            documentation=t.MarkupContent(t.MarkupKind.Markdown, it.doc) if it.doc else None,
+            text_edit=t.TextEdit(rng, it.insert if it.insert is not None else it.label),
+            filter_text=it.insert if it.insert is not None else None,
+            sort_text=f"{0 if it.preferred else 1}{i:04d}",
+            tags=[t.CompletionItemTag.Deprecated] if it.deprecated else None,
+        ))
+    return t.CompletionList(is_incomplete=cut, items=out)
+
+
+@server.feature(t.TEXT_DOCUMENT_HOVER)
+@guard()
+def on_hover(ls: VcfgServer, params: t.HoverParams) -> Optional[t.Hover]:
+    sp = _spot(ls, params.text_document.uri, params.position)
+    if sp is None:
+        return None
+    found = hover.hover(sp.lines, sp.line, sp.col, sp.style, sp.target)
+    if found is None:
+        return None
+    md, a, b = found
+    rng = t.Range(sp.position(a), sp.position(b))
+    return t.Hover(contents=t.MarkupContent(t.MarkupKind.Markdown, md), range=rng)
+
+
+@server.feature(t.TEXT_DOCUMENT_CODE_ACTION,
+                t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix, code_actions.FIX_ALL]))
+@guard(list)
+def on_code_action(ls: VcfgServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    doc = ls.docs.get(params.text_document.uri)
+    if doc is None:
+        return []
+    _, outcome = ls.lint(doc)
+    lm = documents.LineMap(ls.text_of(doc.uri), ls.encoding)
+    return code_actions.actions(doc.uri, doc.path, lm, outcome.result.diagnostics, params.context.diagnostics,
+                                params.range, params.context.only)
+
+
+@server.command(CMD_SET_RELEASE)
+@guard(lambda: {"ok": False})
+def set_release(ls: VcfgServer, *args: Any) -> dict[str, Any]:
+    """``{"version": "0.13.0", "uri": ..., "scope": "file"|"workspace"}`` or
+    ``["0.13.0"]`` (the workspace); ``version`` null clears the choice."""
+    arg: Any = args[0] if len(args) == 1 else list(args)
+    if isinstance(arg, list) and len(arg) == 1:
+        arg = arg[0]
+    if isinstance(arg, str) or arg is None:
+        arg = {"version": arg}
+    if not isinstance(arg, dict):
+        return {"ok": False, "error": "expected {version, uri?, scope?}"}
+    version = arg.get("version")
+    scope = arg.get("scope") or ("file" if arg.get("uri") else "workspace")
+    if version is not None:
+        from vcfg.errors import VcfgError
+
+        try:
+            check_release(str(version))
+        except VcfgError as e:
+            return {"ok": False, "error": e.message}
+    if scope == "file":
+        doc = ls.docs.get(str(arg.get("uri")))
+        if doc is None:
+            return {"ok": False, "error": "no such open document"}
+        if version is None:
+            ls.settings.file_release.pop(doc.path, None)
+        else:
+            ls.settings.file_release[doc.path] = str(version)
+    else:
+        ls.settings.workspace_release = str(version) if version is not None else None
+    ls.relint_all()
+    return {"ok": True, "version": version, "scope": scope}
+
+
+@server.command(CMD_RELEASES)
+@guard(lambda: {"bundled": []})
+def releases(ls: VcfgServer, *args: Any) -> dict[str, Any]:
+    from vcfg.catalog import store
+
+    return {"bundled": store.bundled_versions(), "user": store.user_versions(),
+            "loaded": ls.settings.loaded_releases(), "workspace": ls.settings.workspace_release}
+
+
+@server.command(CMD_LINT_STATS)
+@guard(lambda: {})
+def stats(ls: VcfgServer, *args: Any) -> dict[str, Any]:
+    """What the server holds (for benchmarks and bug reports)."""
+    import resource
+
+    out: dict[str, Any] = {"documents": len(ls.docs), "releases": ls.settings.loaded_releases(),
+                           "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+    last = {u: d.last.elapsed_ms for u, d in ls.docs.items() if d.last is not None}
+    if last:
+        out["last_lint_ms"] = last
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    out["rss_kib"] = int(line.split()[1])
+    except OSError:
+        pass
+    return out
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    """``vcfg lsp [--log-file FILE] [--debug]``: serve over stdio until exit."""
+    args = list(argv)
+    level = logging.WARNING
+    handler: logging.Handler = logging.StreamHandler(sys.stderr)
+    while args:
+        a = args.pop(0)
+        if a in ("-h", "--help"):
+            sys.stdout.write("usage: vcfg lsp [--log-file FILE] [--debug]\n\n"
+                             "A language server for vLLM launch scripts, serve configs and manifests, "
+                             "over stdio (docs/editors.md).\n")
+            return 0
+        if a == "--debug":
+            level = logging.DEBUG
+        elif a == "--log-file" and args:
+            handler = logging.FileHandler(args.pop(0), encoding="utf-8")
+        elif a.startswith("--log-file="):
+            handler = logging.FileHandler(a.split("=", 1)[1], encoding="utf-8")
+        elif a == "--stdio":
+            pass  # what some clients pass; stdio is the only transport
+        else:
+            sys.stderr.write(f"vcfg lsp: unknown option {a!r}\n")
+            return 2
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level)
+    logging.getLogger("pygls").setLevel(max(level, logging.ERROR))
+    t0 = time.perf_counter()
+    log.info("vcfg lsp starting (%.0f ms to import)", (time.perf_counter() - t0) * 1000)
+    server.start_io()
+    return 0
