@@ -148,12 +148,14 @@ def lint_text(path: str, data: bytes, target: Target) -> LintResult:
     """Lint ``data`` as the contents of ``path`` against a target built once (the
     language server: an editor's unsaved buffer, linted as it is typed).  ``path`` is
     not read, nor need it exist; a serve config's own ``--config`` reads ``data``."""
-    data = data[:MAX_BYTES + 1]
-    text = data[:MAX_BYTES].decode("utf-8", "replace")
-    plan = parse_file(path, data[:MAX_BYTES], target.catalog)
-    ctx = FileContext(path=path, text=text, plan=plan, target=target, data=data[:MAX_BYTES])
-    ctx.truncated = len(data) > MAX_BYTES
     from vcfg.launch import args as launch_args
+    from vcfg.launch.read import read_files
+
+    body = data[:MAX_BYTES]
+    text = body.decode("utf-8", "replace")
+    plan = read_files([(path, body)], target.catalog, named=[True])[0]
+    ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body)
+    ctx.truncated = len(data) > MAX_BYTES
 
     key = os.path.abspath(path)
     launch_args.OVERLAY[key] = ctx.data

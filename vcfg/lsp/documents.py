@@ -13,12 +13,14 @@ from vcfg.records import field, record
 LIVE_LIMIT = 512 * 1024
 YAML_LANGUAGES = {"yaml", "dockercompose", "helm"}
 YAML_SUFFIXES = (".yaml", ".yml")
+SHELL_LANGUAGES = {"shellscript", "sh", "bash", "zsh"}
 
 
 def uri_to_path(uri: str, language_id: str = "") -> str:
     """A file path for a ``file:`` URI; for any other URI (an unsaved buffer) a name
     that no file has (starting with ``<``: nothing is read next to it), ending in
-    ``.yaml`` for a YAML buffer so it is read as YAML."""
+    ``.yaml`` for a YAML buffer and ``.sh`` for a shell one, so the right reader takes
+    it."""
     try:
         u = urlparse(uri)
     except ValueError:
@@ -28,9 +30,11 @@ def uri_to_path(uri: str, language_id: str = "") -> str:
         if os.name == "nt" and len(path) > 2 and path[0] == "/" and path[2] == ":":  # pragma: no cover
             path = path[1:]
         return path
-    name = (uri.rsplit("/", 1)[-1] or "untitled")[:200]
+    name = (uri.split(":", 1)[-1].rsplit("/", 1)[-1] or "untitled")[:200]
     if language_id in YAML_LANGUAGES and not name.endswith(YAML_SUFFIXES):
         name += ".yaml"
+    elif language_id in SHELL_LANGUAGES and "." not in name:
+        name += ".sh"
     return f"<{name}>"
 
 
