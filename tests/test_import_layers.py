@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("launch", "plan"),
     ("lint",),
     ("render", "schema", "explain", "bench", "fix"),
+    ("lsp",),  # the language server: lint, explain's topics, schema's KV field names
     ("cli", "dev"),
     ("entry", "__main__"),  # python -m vcfg, and the console script of older installs
 ]

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any, Optional, Sequence
 
-from vcfg.lint.rules._config_json import CONNECTOR, EXTRA
+from vcfg.schema.kvtransfer import CONNECTOR, EXTRA
 from vcfg.lsp.context import Cursor
 from vcfg.records import record
 

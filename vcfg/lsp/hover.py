@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any, Optional, Sequence
 
-from vcfg.lint.rules._config_json import CONNECTOR
+from vcfg.schema.kvtransfer import CONNECTOR
 from vcfg.lsp import completion
 from vcfg.lsp.context import NAME_CHARS, at, word_at
 
