@@ -34,8 +34,8 @@ def process(cmd: list[str], repeat: int = 5, env=None) -> float:  # type: ignore
 def main() -> None:
     version = sys.argv[1] if len(sys.argv) > 1 else "0.33.0"
     from vcfg.catalog import store
-    from vcfg.catalog.build import build_catalog
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.build import build_catalog
+    from vcfg.catalog.extract.source import from_version
 
     from_version(version)  # downloaded and extracted once, into the cache
     # a fresh VllmSource each time: its parse cache would make later builds cheaper

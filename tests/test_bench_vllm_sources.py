@@ -14,7 +14,7 @@ import pytest
 
 from vcfg.bench.saveresult import ALIASES, SUMMARY_KEYS
 from vcfg.bench.textreport import LABEL_KEYS, METRIC_NAMES
-from vcfg.catalog.source import from_version
+from vcfg.catalog.extract.source import from_version
 
 VERSIONS = ["0.10.0", "0.11.0", "0.11.2", "0.13.0", "0.20.0", "0.33.0"]
 

@@ -1,4 +1,4 @@
-"""Tests for vcfg.catalog.configs on small synthetic trees (default suite) and on real
+"""Tests for vcfg.catalog.extract.configs on small synthetic trees (default suite) and on real
 vLLM releases (slow)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from vcfg.catalog.configs import extract_configs, scan_configs
+from vcfg.catalog.extract.configs import extract_configs, scan_configs
 from vcfg.catalog.model import ConfigClass, ConfigField
-from vcfg.catalog.source import from_tree
+from vcfg.catalog.extract.source import from_tree
 
 
 def make_tree(root: Path, files: dict[str, str]) -> Path:
@@ -534,7 +534,7 @@ def test_names_bound_as_at_run_time(tmp_path: Path) -> None:
 
 
 def _real(version: str):  # type: ignore[no-untyped-def]
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.source import from_version
 
     return from_version(version)
 

@@ -1,4 +1,4 @@
-"""KV connector registry and extra-config keys (vcfg.catalog.connectors).
+"""KV connector registry and extra-config keys (vcfg.catalog.extract.connectors).
 
 The synthetic trees below imitate only the *shape* vcfg relies on (a factory with
 register calls, connector modules reading a dict); they are written for these tests.
@@ -10,8 +10,8 @@ import textwrap
 
 import pytest
 
-from vcfg.catalog.connectors import FACTORY, extract_connectors
-from vcfg.catalog.source import from_tree, from_version
+from vcfg.catalog.extract.connectors import FACTORY, extract_connectors
+from vcfg.catalog.extract.source import from_tree, from_version
 
 KVC = "vllm/distributed/kv_transfer/kv_connector"
 PKG = "vllm.distributed.kv_transfer.kv_connector"

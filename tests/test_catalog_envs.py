@@ -1,4 +1,4 @@
-"""vcfg.catalog.envs: environment variables read statically from vllm/envs.py.
+"""vcfg.catalog.extract.envs: environment variables read statically from vllm/envs.py.
 
 Fast tests use a synthetic envs.py (tests/fixtures/catalog-envs/idioms_envs.py, one
 entry per idiom, made-up names).  Slow tests read real releases and compare with the
@@ -26,9 +26,9 @@ from catalog_envs_oracle import (
     same,
 )
 
-from vcfg.catalog.envs import extract_env_vars, extract_env_vars_from_text
+from vcfg.catalog.extract.envs import extract_env_vars, extract_env_vars_from_text
 from vcfg.catalog.model import EnvVar
-from vcfg.catalog.source import from_tree, from_version
+from vcfg.catalog.extract.source import from_tree, from_version
 from vcfg.errors import VcfgError
 from vcfg.records import dump
 

@@ -1,4 +1,4 @@
-"""The static ``vllm serve`` flag extractor (vcfg.catalog.flags and its helpers).
+"""The static ``vllm serve`` flag extractor (vcfg.catalog.extract.flags and its helpers).
 
 Default tests run on small synthetic trees written here: they imitate the shapes of
 vLLM's engine/arg_utils.py and cli_args.py (aliases, dict-merge overrides, dest=,
@@ -17,17 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from vcfg.catalog.flags import (
+from vcfg.catalog.extract.flags import (
     _boolean_strings,
     extract_flags,
     extract_flags_report,
     type_name,
 )
-from vcfg.catalog.flags_compare import compare_flags, oracle_type
-from vcfg.catalog.flags_kwargs import KwargsRules, compute_kwargs, detect_rules, field_kwargs
-from vcfg.catalog.flags_registry import scan_registry
-from vcfg.catalog.flags_symbols import ModuleIndex
-from vcfg.catalog.flags_values import (
+from vcfg.catalog.extract.flags_compare import compare_flags, oracle_type
+from vcfg.catalog.extract.flags_kwargs import KwargsRules, compute_kwargs, detect_rules, field_kwargs
+from vcfg.catalog.extract.flags_registry import scan_registry
+from vcfg.catalog.extract.flags_symbols import ModuleIndex
+from vcfg.catalog.extract.flags_values import (
     ActionRef,
     BuiltinType,
     ConfigInstance,
@@ -38,7 +38,7 @@ from vcfg.catalog.flags_values import (
     to_json,
 )
 from vcfg.catalog.model import ConfigClass, ConfigField, Flag, Loc
-from vcfg.catalog.source import from_tree
+from vcfg.catalog.extract.source import from_tree
 
 L = Loc(file="vllm/config/x.py", line=3)
 
@@ -676,8 +676,8 @@ ALL_RELEASES = [
 
 
 def _release(version: str):
-    from vcfg.catalog.configs import extract_configs
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.configs import extract_configs
+    from vcfg.catalog.extract.source import from_version
 
     src = from_version(version)
     return src, extract_configs(src)

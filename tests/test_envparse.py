@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from catalog_envs_oracle import IDIOMS, RELEASES, environment_error, run_envs_oracle
 
 from vcfg.catalog.envparse import check_env_value
-from vcfg.catalog.envs import extract_env_vars, extract_env_vars_from_text
+from vcfg.catalog.extract.envs import extract_env_vars, extract_env_vars_from_text
 from vcfg.catalog.model import EnvVar, Loc
 
 L = Loc(file="vllm/envs.py", line=1)
@@ -188,7 +188,7 @@ def test_synthetic_idioms_agree_with_executing_them() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("version", RELEASES)
 def test_check_env_value_agrees_with_vllm(version: str) -> None:
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.source import from_version
 
     src = from_version(version)
     assert src.root is not None

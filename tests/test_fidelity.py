@@ -186,8 +186,8 @@ def oracle_python() -> Path:
 @pytest.mark.slow
 @pytest.mark.parametrize("version", FIDELITY_VERSIONS)
 def test_catalog_agrees_with_real_parser(version: str, oracle_python: Path) -> None:
-    from vcfg.catalog.build import build_catalog
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.build import build_catalog
+    from vcfg.catalog.extract.source import from_version
 
     src = from_version(version)
     assert src.root is not None

@@ -440,7 +440,7 @@ def _field_present(src, dotted: str) -> bool:
 
 
 def _present(src, entry) -> bool:
-    from vcfg.catalog.connectors import extract_connectors
+    from vcfg.catalog.extract.connectors import extract_connectors
 
     if entry.kind == "flag":
         return _flag_present(src, entry.name)
@@ -454,7 +454,7 @@ def _present(src, entry) -> bool:
 @pytest.mark.slow
 def test_removed_entries_match_real_sources():
     """removed_in really lacks it, last_present really has it."""
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.source import from_version
 
     kb = load_packs()
     cache: dict[str, object] = {}
@@ -472,7 +472,7 @@ def test_removed_entries_match_real_sources():
 
 @pytest.mark.slow
 def test_vllm_citations_point_into_real_files():
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.source import from_version
 
     kb = load_packs()
     sources = set()

@@ -478,7 +478,7 @@ def test_coerced_fields_cover_the_validators_of_0_33():
     import ast
 
     from vcfg.catalog import store
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.source import from_version
 
     src = from_version("0.33.0")
     cat = store.load_exact("0.33.0")

@@ -69,7 +69,7 @@ def test_schema_from_a_catalog_file(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_schema_with_help_texts_from_a_vllm_source(tmp_path: Path) -> None:
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.source import from_version
 
     src = from_version("0.33.0")
     assert src.root is not None

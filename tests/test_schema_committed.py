@@ -89,7 +89,7 @@ def _descriptions(node: object) -> list[str]:
 def test_no_vllm_help_text_in_committed_schemas() -> None:
     """vLLM's own field docs, flag help and env comments (read from the real 0.33.0
     source) appear nowhere in the committed schemas of 0.33.0."""
-    from vcfg.catalog.source import from_version
+    from vcfg.catalog.extract.source import from_version
     from vcfg.schema.helptext import HelpTexts
 
     cat = store.load_exact("0.33.0")

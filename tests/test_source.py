@@ -2,7 +2,7 @@ import zipfile
 
 import pytest
 
-from vcfg.catalog import source
+from vcfg.catalog.extract import source
 from vcfg.errors import VcfgError
 
 

@@ -106,7 +106,7 @@ class ConfigField(_Frozen):
     type: str = field(description="the annotation, type aliases resolved, as text")
     #: Flattened type members: "int", "float", "str", "bool", "None", "dict", "list[int]",
     #: "Literal", "list[T]"/"set[T]"/"tuple[...]", a config class name, or "class:<Name>"
-    #: for any other class (the vocabulary is documented in vcfg/catalog/configs.py).
+    #: for any other class (the vocabulary is documented in vcfg/catalog/extract/configs.py).
     hints: list[str] = field(default_factory=list)
     choices: Optional[list[JsonValue]] = None
     default: JsonValue = None
@@ -216,7 +216,7 @@ class Connector(_Frozen):
 
 @record(frozen=True)
 class Site(_Frozen):
-    """A named place where configuration flows (see vcfg/catalog/sites.py), e.g.
+    """A named place where configuration flows (see vcfg/catalog/extract/sites.py), e.g.
     ``kv.create_connector_call.scheduler``."""
 
     name: str

@@ -77,8 +77,8 @@ def catalog_build(
     by its version.
     """
     from vcfg.catalog import store
-    from vcfg.catalog.build import build_catalog
-    from vcfg.catalog.source import open_source
+    from vcfg.catalog.extract.build import build_catalog
+    from vcfg.catalog.extract.source import open_source
 
     if source and wheel:
         raise click.UsageError("give at most one of --source and --wheel")

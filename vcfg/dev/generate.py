@@ -6,7 +6,7 @@ name index, the knowledge packs' JSON form, the committed schemas and the rule p
     python -m vcfg.dev generate --only rules     # some parts: catalogs,history,knowledge,schemas,rules
     python -m vcfg.dev generate --check          # exit 1 if a file is stale, write nothing
 
-Releases are downloaded into the user's cache (``vcfg.catalog.source.from_version``).
+Releases are downloaded into the user's cache (``vcfg.catalog.extract.source.from_version``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import sys
 import time
 
 from vcfg.catalog import store
-from vcfg.catalog.build import build_catalog
+from vcfg.catalog.extract.build import build_catalog
 from vcfg.catalog.releases import BUNDLED_RELEASES, GENERATED_BY
-from vcfg.catalog.source import from_version
+from vcfg.catalog.extract.source import from_version
 from vcfg.errors import VcfgError
 from vcfg.records import replace
 

@@ -18,7 +18,7 @@ from typing import Optional
 
 from vcfg.catalog.model import Catalog, Loc
 from vcfg.catalog.local import installed_version
-from vcfg.catalog.source import VllmSource, from_version
+from vcfg.catalog.extract.source import VllmSource, from_version
 from vcfg.errors import VcfgError
 
 
@@ -26,7 +26,7 @@ def local_source(version: str) -> Optional[VllmSource]:
     """A source for ``version`` that needs no network, or None."""
     try:
         if installed_version() == version:
-            from vcfg.catalog.source import from_installed
+            from vcfg.catalog.extract.source import from_installed
 
             return from_installed()
         return from_version(version, download=False)

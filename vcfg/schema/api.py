@@ -44,7 +44,7 @@ def history_for(cat: Catalog) -> History:
 def help_texts(vllm_source: Optional[str]) -> Any:
     if not vllm_source:
         return None
-    from vcfg.catalog.source import from_tree, from_wheel
+    from vcfg.catalog.extract.source import from_tree, from_wheel
     from vcfg.schema.helptext import HelpTexts
 
     src = from_wheel(vllm_source) if vllm_source.endswith(".whl") else from_tree(vllm_source)

@@ -18,7 +18,7 @@ import inspect
 from typing import Optional
 
 from vcfg.catalog.model import ConfigField, EnvVar, Flag
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import field, record
 
 

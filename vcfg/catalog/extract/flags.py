@@ -6,8 +6,8 @@
 ``model_tag`` and a few serve-level options, then ``FrontendArgs.add_cli_args`` (one
 option per dataclass field) and ``AsyncEngineArgs.add_cli_args`` ->
 ``EngineArgs.add_cli_args`` (engine/arg_utils.py:959-1970 @0.33, a hand-written list over
-``get_kwargs(ConfigClass)`` tables).  `vcfg.catalog.flags_interp` replays those
-functions over values, `vcfg.catalog.flags_kwargs` reproduces ``get_kwargs`` from the
+``get_kwargs(ConfigClass)`` tables).  `vcfg.catalog.extract.flags_interp` replays those
+functions over values, `vcfg.catalog.extract.flags_kwargs` reproduces ``get_kwargs`` from the
 `ConfigClass` facts, and this module applies argparse's own rules to each recorded
 ``add_argument``: dest, default per action, the option strings that
 ``BooleanOptionalAction`` generates (``--no-x``) and, from 0.33, ``EnableDisableAction``
@@ -28,12 +28,12 @@ import gc
 import re
 from typing import Any, Optional
 
-from vcfg.catalog.flags_eval import _StepLimit
-from vcfg.catalog.flags_interp import Interpreter
-from vcfg.catalog.flags_kwargs import KwargsRules, detect_rules
-from vcfg.catalog.flags_registry import scan_registry
-from vcfg.catalog.flags_symbols import Binding, ModuleIndex, find_method
-from vcfg.catalog.flags_values import (
+from vcfg.catalog.extract.flags_eval import _StepLimit
+from vcfg.catalog.extract.flags_interp import Interpreter
+from vcfg.catalog.extract.flags_kwargs import KwargsRules, detect_rules
+from vcfg.catalog.extract.flags_registry import scan_registry
+from vcfg.catalog.extract.flags_symbols import Binding, ModuleIndex, find_method
+from vcfg.catalog.extract.flags_values import (
     SUPPRESS,
     ActionRef,
     BuiltinType,
@@ -52,7 +52,7 @@ from vcfg.catalog.flags_values import (
     to_json,
 )
 from vcfg.catalog.model import ConfigClass, Flag, Loc
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import field, record
 
 ARG_UTILS = "vllm/engine/arg_utils.py"

@@ -21,7 +21,7 @@ import ast
 import re
 from typing import Any, Optional
 
-from vcfg.catalog.flags_values import (
+from vcfg.catalog.extract.flags_values import (
     ActionRef,
     BuiltinType,
     Dynamic,

@@ -15,8 +15,8 @@ import ast
 from typing import Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, Connector, Loc, Site
-from vcfg.catalog.pyast import dotted
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.pysource import dotted
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import record
 
 ARG_UTILS = "vllm/engine/arg_utils.py"

@@ -10,7 +10,7 @@ catalog takes each fact from where vLLM really computes it:
 - ``type``: the stub's annotation as written; for the few un-stubbed names, inferred
   from the parsing idiom (``bool``, ``int | None``, ...).
 - ``default``: the callable evaluated by a small static evaluator
-  (`vcfg.catalog.envs_eval`) with *no variable set*: ``bool(int(os.getenv(N, "0")))`` gives ``False``,
+  (`vcfg.catalog.extract.envs_eval`) with *no variable set*: ``bool(int(os.getenv(N, "0")))`` gives ``False``,
   ``int(os.getenv(N, "600"))`` gives ``600``; a default read from another variable is
   that variable's fallback (the other names are listed in ``reads``).  Two exceptions:
 
@@ -46,10 +46,10 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Iterator, Optional
 
-from vcfg.catalog.envs_eval import Evaluator, dynamic
+from vcfg.catalog.extract.envs_eval import Evaluator, dynamic
 from vcfg.catalog.model import EnvVar, Loc
-from vcfg.catalog.pyast import dotted
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.pysource import dotted
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.errors import VcfgError
 from vcfg.records import field, record
 

@@ -47,7 +47,7 @@ import operator
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 from vcfg.catalog.model import Connector, ExtraKey, Loc
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import field, record
 
 FACTORY = "vllm/distributed/kv_transfer/kv_connector/factory.py"

@@ -1,6 +1,6 @@
 """Names in vLLM's modules, found with `ast`: which statement binds a name at module
 level, following ``import`` / ``from ... import`` across the tree.  Used by the flag
-extractor (`vcfg.catalog.flags`) to reach constants, ``Literal`` aliases, enums,
+extractor (`vcfg.catalog.extract.flags`) to reach constants, ``Literal`` aliases, enums,
 classes and functions that ``add_cli_args`` refers to.  Nothing is imported or run.
 
 Module-level semantics: the binding in force once the module has run is the last one,
@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import record
 
 @record(frozen=True)

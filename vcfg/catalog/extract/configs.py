@@ -67,7 +67,7 @@ import math
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, ConfigField, Constraint, Loc
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import dump
 from vcfg.records import field, record
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from vcfg import __version__
-from vcfg.catalog.configs import extract_configs
-from vcfg.catalog.connectors import extract_connectors
-from vcfg.catalog.envs import extract_env_vars
-from vcfg.catalog.flags import extract_flags
+from vcfg.catalog.extract.configs import extract_configs
+from vcfg.catalog.extract.connectors import extract_connectors
+from vcfg.catalog.extract.envs import extract_env_vars
+from vcfg.catalog.extract.flags import extract_flags
 from vcfg.catalog.model import Catalog
-from vcfg.catalog.sites import extract_sites
-from vcfg.catalog.source import VllmSource
+from vcfg.catalog.extract.sites import extract_sites
+from vcfg.catalog.extract.source import VllmSource
 from vcfg.errors import VcfgError
 from vcfg.records import RecordError, dump, load
 

@@ -18,7 +18,7 @@ import posixpath
 import re
 from vcfg.records import field, record
 
-from vcfg.catalog.flags_symbols import ModuleIndex
+from vcfg.catalog.extract.flags_symbols import ModuleIndex
 
 
 @record

@@ -4,7 +4,7 @@ It computes the value an entry's callable returns when *no* variable is set, by
 interpreting a whitelisted subset of Python over the AST (literals, operators, str
 methods, ``int/float/bool/str``, ``os.getenv``/``os.environ``, ``os.path`` string
 functions, module-level helpers and the closures they return).  Nothing is imported or
-executed.  Conventions (see `vcfg.catalog.envs` for why):
+executed.  Conventions (see `vcfg.catalog.extract.envs` for why):
 
 - ``~`` is never expanded; a string default read from *another* variable stays symbolic
   through ``os.path.join``/``expanduser`` as ``${NAME:-fallback}`` and is the fallback
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from vcfg.records import field, record
 
 if TYPE_CHECKING:
-    from vcfg.catalog.envs import EnvsModule
+    from vcfg.catalog.extract.envs import EnvsModule
 
 __all__ = ["Evaluator", "dynamic"]
 

@@ -1,8 +1,8 @@
 """Expressions of vLLM's parser-building code, evaluated over plain values.
 
-The half of the replay (see `vcfg.catalog.flags_interp`) that answers "what is this
+The half of the replay (see `vcfg.catalog.extract.flags_interp`) that answers "what is this
 name / attribute / expression": module-level names followed across imports
-(`vcfg.catalog.flags_symbols`), classes and their attributes along the MRO, enums,
+(`vcfg.catalog.extract.flags_symbols`), classes and their attributes along the MRO, enums,
 ``Literal`` aliases, dict and list displays with ``**`` merges, comprehensions, f-strings
 and a whitelist of builtins and methods of plain values.  Anything else evaluates to
 `Unknown` with a note; nothing is imported or executed.
@@ -16,15 +16,15 @@ import itertools
 import operator
 from typing import Any, Callable, Optional
 
-from vcfg.catalog.flags_kwargs import KwargsRules, compute_kwargs
-from vcfg.catalog.flags_symbols import (
+from vcfg.catalog.extract.flags_kwargs import KwargsRules, compute_kwargs
+from vcfg.catalog.extract.flags_symbols import (
     Binding,
     ModuleBinding,
     ModuleIndex,
     decorator_names,
     find_method,
 )
-from vcfg.catalog.flags_values import (
+from vcfg.catalog.extract.flags_values import (
     SUPPRESS,
     ActionRef,
     BoundBuiltin,

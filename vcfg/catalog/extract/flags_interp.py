@@ -6,7 +6,7 @@ calls with aliases and ``**kwargs``, dict merges (``{**k["f"], "default": None}`
 in-place edits (``k["f"]["choices"].remove(...)``, ``del k["f"]["nargs"]``), loops over
 literal lists (0.11) or over a kwargs table (frontend), a few ``if``s.  This module
 executes exactly that subset of Python (calls and statements; expressions are
-`vcfg.catalog.flags_eval`'s) over plain values and records every ``add_argument``.
+`vcfg.catalog.extract.flags_eval`'s) over plain values and records every ``add_argument``.
 Nothing from vLLM is imported or run; anything outside the subset evaluates to
 `Unknown` and is noted, never raised.
 """
@@ -17,7 +17,7 @@ import ast
 import copy
 from typing import Any, Iterable, Optional
 
-from vcfg.catalog.flags_eval import (
+from vcfg.catalog.extract.flags_eval import (
     _BINOPS,
     _BUILTIN_FUNCS,
     _EXTERNAL,
@@ -31,7 +31,7 @@ from vcfg.catalog.flags_eval import (
     _Return,
     _StepLimit,
 )
-from vcfg.catalog.flags_values import (
+from vcfg.catalog.extract.flags_values import (
     BoundBuiltin,
     BuiltinFunc,
     BuiltinType,
