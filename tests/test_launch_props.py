@@ -12,7 +12,7 @@ from vcfg.launch.model import Word
 from vcfg.launch.shell import parse_script
 from vcfg.launch.yaml_config import load_serve_config, parse_manifest
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=int(__import__("os").environ.get("VCFG_PROPS_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # bash words cannot hold NUL; lone surrogates are not text
 ARG = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=24)

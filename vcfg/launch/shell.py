@@ -2007,6 +2007,7 @@ class _Interp:
         data = self.data
         pos = a
         pending: Optional[Word] = None
+        glued = False
         last_blank_end = -1
         while True:
             k = data.find(b"\\", pos, b)
@@ -2019,11 +2020,13 @@ class _Interp:
             c = ch.decode()
             sp = self.loc.span(k, k + 2)
             w = Word(c, sp, "\\" + c, (Run(0, 1, self.loc.span(k + 1, k + 2), True),))
-            if k == a and argv and pending is None:
+            if (k == a or (k == pos and glued)) and argv and pending is None:
+                # glued to the word before (and so is every escape right after it)
                 acc = _Acc()
                 acc.word(argv[-1], False)
                 acc.word(w, False)
                 argv[-1] = acc.finish(self.loc.span(argv[-1].span.start, k + 2), "")[0]
+                glued = True
             elif pending is not None and k == pos:
                 acc = _Acc()
                 acc.word(pending, False)
