@@ -40,6 +40,9 @@ OPTIONS = (
     Option("--config", "config_path", "value", "a .vcfg.toml or pyproject.toml", "FILE"),
     Option("--knowledge", "knowledge", "repeat", "a folder of extra knowledge packs (repeatable)", "DIR"),
     Option("--exit-zero", "exit_zero", "flag", "exit 0 even when there are findings", default=False),
+    Option("--fix", "fix", "flag", "apply the safe fixes, then report what is left", default=False),
+    Option("--diff", "diff", "flag", "print the fixes as a unified diff; change nothing", default=False),
+    Option("--unsafe-fixes", "unsafe_fixes", "flag", "with --fix or --diff: the unsafe fixes too", default=False),
 )
 
 
@@ -137,6 +140,13 @@ def _lint(args: dict[str, Any]) -> int:
     if paths[0] != "-" and first.exists():
         start = first.resolve() if first.is_dir() else first.resolve().parent
     config = load_config(explicit=Path(args["config_path"])) if args["config_path"] else load_config(start)
+    if args["fix"] or args["diff"]:  # the fix code loads only here
+        from vcfg.fix.report import run_fixes
+
+        return run_fixes(args, lambda files, contents: lint_paths(
+            files, args["version"], select=codes(args["select"]), ignore=codes(args["ignore"]),
+            config=config, knowledge_dirs=[Path(k) for k in args["knowledge"]], contents=contents,
+        ), render)
     result = lint_paths(
         paths,
         args["version"],

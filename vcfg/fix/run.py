@@ -171,7 +171,7 @@ def unified_diff(run: FixRun) -> str:
     for ff in run.files:
         if not ff.changed:
             continue
-        name = "<stdin>" if ff.path == "-" else ff.path
+        name = "<stdin>" if ff.path == "-" else ff.path.lstrip("/")
         a = ff.before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
         b = ff.after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
         for line in difflib.unified_diff(a, b, f"a/{name}", f"b/{name}"):

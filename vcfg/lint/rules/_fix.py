@@ -216,3 +216,20 @@ def replace_json_string(ctx: Any, ov: Any, path: tuple[Any, ...], new: str) -> O
     import json
 
     return _edit_bytes(ctx, fpath, loc.value.start, loc.value.end, json.dumps(new))
+
+
+def assignment_line(fc: FileContext, s: Any) -> Optional[tuple[int, int]]:
+    """The byte range of the whole line(s) holding only the assignment at span ``s``
+    (``NAME=value``, ``export NAME=value``, ``declare -x NAME=value``, a comment after
+    it), newline included; None when the line holds anything else."""
+    data = fc.data
+    if s.file not in ("", fc.path, fc.plan.path) or s.end > len(data):
+        return None
+    a = data.rfind(b"\n", 0, s.start) + 1
+    e = data.find(b"\n", s.end)
+    end = len(data) if e < 0 else e + 1
+    before = data[a:s.start].strip()
+    after = data[s.end:end].strip()
+    if before not in (b"", b"export", b"declare -x") or (after and not after.startswith(b"#")):
+        return None
+    return a, end

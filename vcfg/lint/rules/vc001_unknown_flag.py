@@ -6,7 +6,8 @@ from typing import Iterator
 
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.lint.rule import FixInfo, Rule
+from vcfg.lint.rules._fix import replace, text_of
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._flags import added_in, norm, removed_since, unknown_options
 from vcfg.lint.rules._util import did_you_mean
@@ -24,6 +25,7 @@ RULE = Rule(
     when_vllm_fails="at parse time: vllm exits 2 with 'unrecognized arguments'",
     example="vllm serve facebook/opt-125m --max-num-seqz 64\n",
     use_instead="vllm serve facebook/opt-125m --max-num-seqs 64\n",
+    fixes=(FixInfo("unsafe", "the one close option name is written instead (a guess at what was meant)"),),
 )
 
 
@@ -43,10 +45,14 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             )
             continue
         near = did_you_mean(head, lc.catalog.long_options(), cutoff=0.7)
+        fx = None
+        if near and text_of(lc, ov.name_span) == head:
+            fx = replace(lc, ov.name_span, near[0], "unsafe", f"write `{near[0]}`")
         yield RULE.diag(
             span(lc, ov.name_span),
             f"unknown option `{head}`",
             help=f"did you mean `{near[0]}`?" if near else f"`vcfg explain` lists what vllm {target.version} has",
+            fix=fx,
         )
     for p in problems(lc, "ambiguous-option"):
         yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")

@@ -6,7 +6,8 @@ from typing import Iterator
 
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.lint.rule import FixInfo, Rule
+from vcfg.lint.rules._fix import replace, text_of
 from vcfg.lint.rules._args import problems, span
 
 RULE = Rule(
@@ -22,10 +23,15 @@ RULE = Rule(
     when_vllm_fails="at parse time, on the release that makes the prefix ambiguous",
     example="vllm serve facebook/opt-125m --max-num-seq 64\n",
     use_instead="vllm serve facebook/opt-125m --max-num-seqs 64\n",
+    fixes=(FixInfo("safe", "the abbreviation is written in full (the option vLLM's parser picks today)"),),
 )
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for p in problems(lc, "abbreviation"):
+        written = text_of(lc, p.span)
+        fx = None
+        if p.option and written and written.startswith("--") and "=" not in written:
+            fx = replace(lc, p.span, p.option, "safe", f"write `{p.option}`")
         yield RULE.diag(span(lc, p.span), p.message,
-                        help=f"write `{p.option}` in full" if p.option else None)
+                        help=f"write `{p.option}` in full" if p.option else None, fix=fx)

@@ -8,7 +8,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.diagnostics import Fix
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import delete_words, edit, fix, insert_option, shell_word
+from vcfg.lint.rules._fix import assignment_line, delete_words, fix, insert_option, shell_word
 from vcfg.lint.rules._env import is_serve, script_bindings
 from vcfg.lint.rules._util import first_absent_since, name_span
 
@@ -96,17 +96,9 @@ def _removal(lc: LaunchContext, b: Any) -> Any:
     prefix word of a ``NAME=value vllm serve`` command."""
     if b.source == "prefix":
         return delete_words(lc, b.span, b.span)
-    data = lc.file.data
-    s = b.span
-    if s.file not in ("", lc.path, lc.inv.span.file):
+    rng = assignment_line(lc.file, b.span) if b.span.file in ("", lc.path, lc.inv.span.file) else None
+    if rng is None:
         return None
-    a = data.rfind(b"\n", 0, s.start) + 1
-    e = data.find(b"\n", s.end)
-    end = len(data) if e < 0 else e + 1
-    before = data[a:s.start].strip()
-    after = data[s.end:end].strip()
-    if before not in (b"", b"export", b"declare -x") or (after and not after.startswith(b"#")):
-        return None
-    from vcfg.launch.model import LineIndex
+    from vcfg.lint.rules._fix import _edit_bytes
 
-    return edit(lc, LineIndex(data, lc.path).span(a, end), "")
+    return _edit_bytes(lc, lc.path, rng[0], rng[1], "")

@@ -6,7 +6,8 @@ from typing import Iterator
 
 from vcfg.lint.context import FileContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.lint.rule import FixInfo, Rule
+from vcfg.lint.rules._fix import _edit_bytes, assignment_line, fix
 from vcfg.lint.rules._util import name_span
 
 RULE = Rule(
@@ -23,6 +24,8 @@ RULE = Rule(
     when_vllm_fails="never: the server runs with the default",
     example="vllm serve m &\nexport VLLM_ENGINE_READY_TIMEOUT_S=1200\n",
     use_instead="export VLLM_ENGINE_READY_TIMEOUT_S=1200\nvllm serve m &\n",
+    fixes=(FixInfo("safe", "the assignment's line moves to just before the last launch, when it is a line "
+                   "of its own and the launch starts its line"),),
 )
 
 
@@ -48,4 +51,19 @@ def check(fc: FileContext) -> Iterator[Diagnostic]:
             name_span(fc, ev.span, name),
             f"`{name}` is set after the last vllm launch (line {last.span.line}): no vllm sees it",
             help="move it before the `vllm serve` it is meant for",
+            fix=_move(fc, ev, last),
         )
+
+
+def _move(fc: FileContext, ev, last):  # type: ignore[no-untyped-def]
+    rng = assignment_line(fc, ev.span)
+    data = fc.data
+    at = data.rfind(b"\n", 0, last.span.start) + 1
+    if rng is None or data[at:last.span.start].strip() or last.span.file not in ("", fc.path, fc.plan.path):
+        return None
+    line = data[rng[0]:rng[1]].decode("utf-8", "surrogateescape")
+    if not line.endswith("\n"):
+        line += "\n"
+    indent = data[at:last.span.start].decode("utf-8", "surrogateescape")
+    return fix([_edit_bytes(fc, fc.path, at, at, indent + line.lstrip(" \t")),
+                _edit_bytes(fc, fc.path, rng[0], rng[1], "")], "safe", f"move `{ev.name}` before the launch")
