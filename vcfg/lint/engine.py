@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from vcfg.errors import VcfgError
 from vcfg.launch.read import MAX_BYTES
@@ -89,10 +89,29 @@ def _head(f: Path) -> bytes:
         return b""
 
 
+#: (catalog, the launch's words and folder) -> vLLM's view of them: a resident linter
+#: (the language server) re-resolves only the launches a change touched
+_ARGS: dict[tuple[Any, ...], Any] = {}
+_ARGS_MAX = 256
+
+
 def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
     from vcfg.launch.args import parse_invocation
 
-    return parse_invocation(lc.inv, lc.catalog, lc.file.plan)
+    plan = lc.file.plan
+    inv = lc.inv
+    # a --config file (on disk, in a heredoc or an editor's buffer) is read anew each time
+    if plan.written_files or any(w.text is not None and w.text.startswith("--config") for w in inv.args):
+        return parse_invocation(inv, lc.catalog, plan)
+    key = (id(lc.catalog), inv.kind, inv.subcommand, inv.args, os.path.dirname(os.path.abspath(plan.path)))
+    hit = _ARGS.get(key)
+    if hit is not None and hit[0] is lc.catalog:
+        return hit[1]
+    out = parse_invocation(inv, lc.catalog, plan)
+    _ARGS[key] = (lc.catalog, out)
+    if len(_ARGS) > _ARGS_MAX:
+        del _ARGS[next(iter(_ARGS))]
+    return out
 
 
 def lint_paths(

@@ -12,6 +12,7 @@ can; both come from the same lint of the document's current text.
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import logging
 import sys
@@ -50,6 +51,8 @@ class VcfgServer(LanguageServer):
         self.docs: dict[str, documents.Document] = {}
         self.pull = False
         self.encoding = "utf-16"
+        #: (lint ms, lint to published ms) of the recent pushes (vcfg.stats)
+        self.timings: collections.deque[tuple[float, float]] = collections.deque(maxlen=2000)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would show the error text in a message box; log it instead
@@ -93,10 +96,12 @@ class VcfgServer(LanguageServer):
         doc = self.docs.get(uri)
         if doc is None:
             return
+        t0 = time.perf_counter()
         doc.pending = None
-        diags, _ = self.lint(doc)
+        diags, outcome = self.lint(doc)
         self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags,
                                                                            version=doc.version))
+        self.timings.append((outcome.elapsed_ms, (time.perf_counter() - t0) * 1000))
 
     def schedule(self, uri: str, delay_ms: Optional[int] = None) -> None:
         """Lint ``uri`` after the debounce delay (a newer change restarts it)."""
@@ -372,9 +377,9 @@ def stats(ls: VcfgServer, *args: Any) -> dict[str, Any]:
 
     out: dict[str, Any] = {"documents": len(ls.docs), "releases": ls.settings.loaded_releases(),
                            "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
-    last = {u: d.last.elapsed_ms for u, d in ls.docs.items() if d.last is not None}
-    if last:
-        out["last_lint_ms"] = last
+    if ls.timings:
+        out["lint_ms"] = [round(a, 3) for a, _ in ls.timings]
+        out["publish_ms"] = [round(b, 3) for _, b in ls.timings]
     try:
         with open("/proc/self/status") as fh:
             for line in fh:

@@ -93,12 +93,18 @@ def parse_client_settings(raw: Any) -> tuple[ClientSettings, list[str]]:
     return out, problems
 
 
+_CHECKED: set[str] = set()
+
+
 def check_release(version: str) -> str:
     """``version`` if vcfg has a catalog for it (exactly or by the usual fallback);
-    `VcfgError` otherwise."""
+    `VcfgError` otherwise.  (Remembered: the server asks on every lint.)"""
+    if version in _CHECKED:
+        return version
     from vcfg.catalog import store
 
     store.resolve_version(version)
+    _CHECKED.add(version)
     return version
 
 
