@@ -160,7 +160,7 @@ def test_k8s_containers_args_env_and_interpolation():
 
 def test_image_entrypoint_without_command():
     text = ("services:\n  vllm:\n    image: vllm/vllm-openai:latest\n"
-            "    args: [\"--model\", \"m\", \"--port\", \"8000\"]\n"
+            "    command: [\"--model\", \"m\", \"--port\", \"8000\"]\n"
             "    environment:\n      VLLM_LOGGING_LEVEL: DEBUG\n")
     (inv,) = parse_manifest(text, "compose.yaml").invocations
     assert inv.entrypoint == "vllm serve" and [w.text for w in inv.args] == ["--model", "m", "--port", "8000"]

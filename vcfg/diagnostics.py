@@ -69,6 +69,8 @@ class Summary:
     vllm_version: str = ""
     version_note: Optional[str] = None
     counts: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
+    #: the release of each launch, when their images make launches differ
+    releases: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -81,4 +83,6 @@ class Summary:
         }
         if self.version_note:
             out["version_note"] = self.version_note
+        if self.releases:
+            out["releases"] = self.releases
         return out

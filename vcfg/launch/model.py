@@ -488,6 +488,12 @@ class Invocation:
     #: ``if``/``case`` on an input changed its words: which path ("$EXTRA set at
     #: line 4").  Launches of one site on different paths never run together.
     path: Optional[str] = None
+    #: The container image the launch runs in (``docker run``, Kubernetes, compose),
+    #: as written; `vcfg.launch.release` maps a vLLM image tag to a release.
+    image: Optional[Word] = None
+    #: The working folder the launch starts in, when the file says (``workingDir``,
+    #: compose ``working_dir``, Dockerfile ``WORKDIR``).
+    workdir: Optional[Word] = None
 
     def exported_env(self) -> dict[str, Binding]:
         """The variables the program receives from the script (and prefixes)."""
@@ -521,6 +527,8 @@ class Invocation:
             "subcommand": list(self.subcommand),
             "site": self.site,
             "path": self.path,
+            "image": self.image.to_json() if self.image else None,
+            "workdir": self.workdir.to_json() if self.workdir else None,
         }
 
 

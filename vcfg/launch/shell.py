@@ -1722,6 +1722,8 @@ class _Interp:
                         break
                     if a.startswith("-") and "c" in a[1:] and not a.startswith("--"):
                         cmd = j + 1
+                        if cmd < n and argv[cmd].text == "--":  # bash -c -- 'string'
+                            cmd += 1
                         break
                     if not a.startswith("-"):
                         break

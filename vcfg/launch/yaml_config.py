@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Optional
 
 import yaml
@@ -362,8 +363,16 @@ def _scalar_word(loc: _TextLoc, node: Any) -> Word:
     including literal block scalars (``|``), mapped line by line."""
     value = node.value if isinstance(node.value, str) else str(node.value)
     a, b = node.start_mark.index, node.end_mark.index
-    if loc.text[a:b] == value or node.style in ("'", '"'):
+    if loc.text[a:b] == value:
         return loc.word_for(value, a, b, node.style)
+    if node.style in ("'", '"'):
+        w = loc.word_for(value, a, b, node.style)
+        if loc.word is not None or not w.runs or len(w.runs) > 1 or w.runs[0].exact:
+            return w
+        return _aligned_word(loc, value, a, b, node.style)  # a quoted scalar folded over lines
+    if node.style == ">" or (node.style is None and "\n" in loc.text[a:b]):
+        if loc.word is None:
+            return _aligned_word(loc, value, a, b, node.style)
     if node.style in ("|",) and loc.word is None:
         runs: list[Run] = []
         pos = 0
@@ -383,175 +392,50 @@ def _scalar_word(loc: _TextLoc, node: Any) -> Word:
     return Word(value, sp, loc.text[a:b], (Run(0, len(value), sp, False),) if value else ())
 
 
-def _list_words(loc: _TextLoc, node: Any) -> Optional[list[Word]]:
-    if isinstance(node, yaml.SequenceNode):
-        out = []
-        for it in node.value:
-            if isinstance(it, yaml.ScalarNode):
-                out.append(_scalar_word(loc, it))
-            else:
-                return None
-        return out
-    return None
+_TOKEN = re.compile(r"\S+")
 
 
-def _mapping(node: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if isinstance(node, yaml.MappingNode):
-        for kn, vn in node.value:
-            if isinstance(kn, yaml.ScalarNode):
-                out[kn.value] = vn
-    return out
-
-
-def _k8s_interpolate(w: Word, env: dict[str, Word]) -> Word:
-    """Kubernetes ``$(VAR)`` in command/args, from the container's env."""
-    v = w.value
-    if "$(" not in v:
-        return w
-    import re
-
-    parts: list[Word] = []
-    last = 0
-    for m in re.finditer(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", v):
-        if m.start() > last:
-            parts.append(w.slice(last, m.start()))
-        name = m.group(1)
-        if name in env:
-            parts.append(env[name])
-        else:
-            sp = w.span_of(m.start(), m.end())
-            parts.append(Word("", sp, "", (), (Hole(0, f"$({name}) is not in the container's env", sp),)))
-        last = m.end()
-    if last < len(v):
-        parts.append(w.slice(last, len(v)))
-    text = ""
+def _aligned_word(loc: _TextLoc, value: str, a: int, b: int, style: Optional[str]) -> Word:
+    """A scalar YAML folds (``>``, a plain or quoted scalar over several lines): each
+    run of non-blank characters is found in the source in order, so the words a
+    shell makes of it keep exact positions; the folded blanks map to the scalar."""
     runs: list[Run] = []
-    holes: list[Hole] = []
-    for p in parts:
-        runs.extend(Run(r.at + len(text), r.length, r.span, r.exact) for r in p.runs)
-        holes.extend(Hole(h.at + len(text), h.reason, h.span, h.may_split) for h in p.holes)
-        text += p.value
-    return Word(text, w.span, w.raw, tuple(runs), tuple(holes), w.quoted)
-
-
-def _container_env(loc: _TextLoc, c: dict[str, Any], unknowns: list[Unknown]) -> list[tuple[str, Word, Span]]:
-    out: list[tuple[str, Word, Span]] = []
-    env = c.get("env")
-    if isinstance(env, yaml.SequenceNode):
-        for item in env.value:
-            m = _mapping(item)
-            name = m.get("name")
-            if not isinstance(name, yaml.ScalarNode):
-                continue
-            sp = _node_span(loc, item)
-            if isinstance(m.get("value"), yaml.ScalarNode):
-                out.append((name.value, _scalar_word(loc, m["value"]), sp))
-            elif "valueFrom" in m:
-                vf = m["valueFrom"]
-                what = "a fieldRef" if "fieldRef" in _mapping(vf) else "a secret or config map"
-                out.append((name.value, Word("", sp, "", (), (Hole(0, f"{name.value} comes from {what}", sp),)), sp))
-            else:
-                out.append((name.value, Word("", sp), sp))
-    elif isinstance(env, yaml.MappingNode):
-        for kn, vn in env.value:
-            if isinstance(kn, yaml.ScalarNode) and isinstance(vn, yaml.ScalarNode):
-                out.append((kn.value, _scalar_word(loc, vn), _node_span(loc, kn)))
-    envc = c.get("environment")  # compose
-    if isinstance(envc, yaml.MappingNode):
-        for kn, vn in envc.value:
-            if isinstance(kn, yaml.ScalarNode) and isinstance(vn, yaml.ScalarNode):
-                out.append((kn.value, _scalar_word(loc, vn), _node_span(loc, kn)))
-    elif isinstance(envc, yaml.SequenceNode):
-        for item in envc.value:
-            if isinstance(item, yaml.ScalarNode) and "=" in item.value:
-                w = _scalar_word(loc, item)
-                k = w.value.index("=")
-                out.append((w.value[:k], w.slice(k + 1, len(w.value)), _node_span(loc, item)))
-    if "envFrom" in c or "env_file" in c:
-        unknowns.append(Unknown("container", "environment loaded from envFrom/env_file", _node_span(loc, c.get("envFrom") or c.get("env_file"))))
-    return out
+    whole = loc.span(a, b)
+    cursor = a
+    for m in _TOKEN.finditer(value):
+        tok = m.group(0)
+        k = loc.text.find(tok, cursor, b)
+        if k >= 0:
+            runs.append(Run(m.start(), len(tok), loc.span(k, k + len(tok)), True))
+            cursor = k + len(tok)
+            continue
+        esc = tok.replace("\\", "\\\\").replace('"', '\\"') if style == '"' else tok.replace("'", "''")
+        k = loc.text.find(esc, cursor, b)
+        if k >= 0:
+            runs.append(Run(m.start(), len(tok), loc.span(k, k + len(esc)), esc == tok))
+            cursor = k + len(esc)
+        else:
+            runs.append(Run(m.start(), len(tok), whole, False))
+    return Word(value, whole, loc.text[a:b], tuple(runs))
 
 
 def parse_manifest(text: Any, path: str = "<manifest>", *, compose: bool = False) -> LaunchPlan:
-    """Kubernetes / compose YAML -> `LaunchPlan` (one invocation per container
-    that runs vLLM, a vLLM benchmark or a proxy).  Never raises.  ``compose``: a
-    service's ``command`` replaces the image's CMD, not its entrypoint (in
-    Kubernetes, ``command`` replaces the entrypoint and ``args`` the CMD)."""
-    from vcfg.launch import shell
+    """Kubernetes (or, with ``compose``, Docker Compose) YAML -> `LaunchPlan`: the
+    readers in `vcfg.launch.readers` do the work.  Never raises."""
+    from vcfg.launch.readers import Evidence, ReadContext
 
     s, word = _decode(text)
-    loc = _TextLoc(s, path, word)
-    problems: list[ParseProblem] = []
-    unknowns: list[Unknown] = []
-    invocations: list[Any] = []
-    try:
-        loader = yaml.SafeLoader(s)
-        try:
-            docs = []
-            while loader.check_node():
-                docs.append(loader.get_node())
-        finally:
-            loader.dispose()
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        sp = loc.span(mark.index, mark.index + 1) if mark is not None else loc.span(0, 0)
-        return LaunchPlan(path, problems=(ParseProblem("yaml", f"invalid YAML: {e.problem or e.context}", sp),),
-                          source_kind="yaml")
-    except (yaml.YAMLError, RecursionError, ValueError) as e:
-        return LaunchPlan(path, problems=(ParseProblem("yaml", f"invalid YAML: {e}", loc.span(0, 0)),),
-                          source_kind="yaml")
+    data = s.encode("utf-8", "surrogateescape")
+    from vcfg.launch.readers import compose as compose_reader
+    from vcfg.launch.readers import kubernetes as reader
 
-    def containers(node: Any, depth: int = 0) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        if depth > 60:
-            return out
-        if isinstance(node, yaml.MappingNode):
-            m = _mapping(node)
-            if ("command" in m or "args" in m or "entrypoint" in m) and ("image" in m or "command" in m):
-                m["__node__"] = node
-                out.append(m)
-            for _, vn in node.value:
-                out.extend(containers(vn, depth + 1))
-        elif isinstance(node, yaml.SequenceNode):
-            for it in node.value:
-                out.extend(containers(it, depth + 1))
-        return out
-
-    for doc in docs:
-        for c in containers(doc):
-            env = _container_env(loc, c, unknowns)
-            env_map = {k: w for k, w, _ in env}
-            argv: list[Word] = []
-            string_cmd: Optional[Word] = None
-            for key in ("entrypoint", "command", "args"):
-                node = c.get(key)
-                if node is None:
-                    continue
-                ws = _list_words(loc, node)
-                if ws is not None:
-                    argv.extend(_k8s_interpolate(w, env_map) for w in ws)
-                elif isinstance(node, yaml.ScalarNode):
-                    # compose: a string command is split like a shell would
-                    string_cmd = _scalar_word(loc, node)
-                    argv.append(string_cmd)
-            span = _node_span(loc, c["__node__"])
-            image = c.get("image")
-            image_text = image.value if isinstance(image, yaml.ScalarNode) else ""
-            replaced = "entrypoint" in c if compose else ("command" in c or "entrypoint" in c)
-            if not replaced and "vllm" in image_text.lower():
-                # the vllm/vllm-openai image's entrypoint is ``vllm serve``
-                sp = _node_span(loc, image)
-                argv = [Word("vllm", sp, "vllm", (Run(0, 4, sp, False),)),
-                        Word("serve", sp, "serve", (Run(0, 5, sp, False),))] + argv
-            if not argv:
-                continue
-            if string_cmd is not None and len(argv) == 1:
-                invocations.extend(shell.classify_argv([], env, span, path, script=string_cmd))
-                continue
-            invocations.extend(shell.classify_argv(argv, env, span, path))
-    return LaunchPlan(path, invocations=tuple(invocations), unknowns=tuple(unknowns), problems=tuple(problems),
-                      source_kind="yaml")
+    ev = compose_reader.detect(path, s, ReadContext())
+    if compose or ev is not None:
+        reader = compose_reader  # type: ignore[assignment]
+    else:
+        ev = reader.detect(path, s, ReadContext())
+    ev = ev or Evidence(reader.READER.name, 0.1, ("asked for",))
+    return reader.read(path, data, ev, ReadContext())
 
 
 __all__ = ["ConfigEntry", "ServeConfig", "load_serve_config", "parse_manifest"]

@@ -30,6 +30,9 @@ class Target:
     knowledge: "Knowledge"
     config: LintConfig
     version_note: Optional[str] = None
+    #: True when the user chose the release (--vllm-version, the project config): a
+    #: launch's image then does not choose another
+    pinned: bool = False
 
     @property
     def version(self) -> str:
@@ -98,14 +101,17 @@ class LaunchContext:
     inv: "Invocation"
     #: vLLM's view of the argv (vcfg.launch.args), for serve launches
     args: Any = None
+    #: the release this launch runs when its image names one (vcfg.launch.release)
+    #: and the user did not pin the release; None: the run's
+    own_target: Optional[Target] = None
 
     @property
     def catalog(self) -> Catalog:
-        return self.file.target.catalog
+        return (self.own_target or self.file.target).catalog
 
     @property
     def target(self) -> Target:
-        return self.file.target
+        return self.own_target or self.file.target
 
     @property
     def path(self) -> str:

@@ -54,7 +54,29 @@ def make_target(
     cat, note = store.load(chosen)
     knowledge = load_packs([*config.knowledge, *extra_knowledge])
     full_note = "; ".join(x for x in (f"from {origin}" if origin else None, note) if x)
-    return Target(catalog=cat, knowledge=knowledge, config=config, version_note=full_note or None)
+    return Target(catalog=cat, knowledge=knowledge, config=config, version_note=full_note or None,
+                  pinned=origin in ("--vllm-version", "project config"))
+
+
+def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: ignore[no-untyped-def]
+    """The release a launch's image names (vcfg/launch/release.py), unless the user
+    pinned one; None: the run's target."""
+    from vcfg.launch.release import release_of
+
+    if target.pinned or getattr(inv, "image", None) is None:
+        return None
+    rel = release_of(inv)
+    if rel.version is None or rel.version == target.version:
+        return None
+    hit = cache.get(rel.version)
+    if hit is None:
+        from vcfg.catalog import store
+
+        cat, note = store.load(rel.version)
+        full = "; ".join(x for x in (rel.note, note) if x)
+        hit = cache[rel.version] = Target(catalog=cat, knowledge=target.knowledge, config=target.config,
+                                          version_note=full, pinned=False)
+    return hit
 
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
@@ -213,11 +235,12 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
     given = {fc.path for fc in contexts}
     root = config.path.parent if config.path is not None else None
     runs: list[RunContext] = []
+    by_release: dict[str, Target] = {}
     for dep in deployments.group(contexts, _member_loader(target), config.deployments, root):
         run = RunContext(files=dep.files, target=target, hosts=dep.hosts, name=dep.name)
         for fc in dep.files:
             for inv in fc.plan.invocations:
-                lc = LaunchContext(file=fc, inv=inv)
+                lc = LaunchContext(file=fc, inv=inv, own_target=_launch_target(inv, target, by_release))
                 if inv.kind == SERVE:
                     lc.args = _resolve_args(lc)
                 run.launches.append(lc)
@@ -273,9 +296,39 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
         vllm_version=target.version,
         version_note=target.version_note,
     )
+    _release_summary(summary, launches, target)
     for d in kept:
         summary.counts[d.severity] += 1
     return LintResult(kept, summary, sources, internal_errors=internal)
+
+
+def _release_summary(summary: Summary, launches: list[LaunchContext], target: Target) -> None:
+    """The summary names the release of each launch when their images make them
+    differ, and says when a vLLM image's tag names no release."""
+    from vcfg.launch.release import release_of
+
+    notes = []
+    if not target.pinned:
+        for lc in launches:
+            rel = release_of(lc.inv)
+            if rel.version is None and rel.note:
+                notes.append(f"{lc.path}:{lc.inv.span.line}: {rel.note}, checked against {target.version}")
+    others = [lc for lc in launches if lc.own_target is not None]
+    versions = {lc.target.version for lc in launches}
+    if others and len(versions) == 1:
+        summary.vllm_version = others[0].target.version
+        summary.version_note = others[0].target.version_note
+    elif others:
+        summary.releases = [
+            {"path": lc.path, "line": lc.inv.span.line, "vllm_version": lc.target.version,
+             "note": lc.target.version_note}
+            for lc in launches
+        ]
+        shown = ", ".join(f"{lc.path}:{lc.inv.span.line} on {lc.target.version}" for lc in others[:4])
+        more = f" and {len(others) - 4} more" if len(others) > 4 else ""
+        notes.insert(0, f"from their images: {shown}{more}")
+    if notes:
+        summary.version_note = "; ".join(x for x in (summary.version_note, *notes[:4]) if x)
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -3,7 +3,7 @@ list, ``entrypoint``, ``environment`` as a list or a map, the image)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from vcfg.launch.model import LaunchPlan
 from vcfg.launch.readers import Evidence, ReadContext, Reader
@@ -31,6 +31,17 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 
 
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
-    from vcfg.launch.yaml_config import parse_manifest
+    from vcfg.launch.readers._containers import container_launches, keyed
+    from vcfg.launch.readers._yaml import documents
+    from vcfg.launch.yaml_config import _TextLoc
 
-    return parse_manifest(data, path, compose=True)._replace(source_kind="compose")
+    text = data.decode("utf-8", "surrogateescape")
+    loc = _TextLoc(text, path)
+    docs = documents(path, text)
+    invocations: list[Any] = []
+    unknowns: list[Any] = []
+    if docs.nodes:
+        services = keyed(docs.nodes[0]).get("services", (None, None))[1]
+        for _, (_, service) in keyed(services).items():
+            invocations.extend(container_launches(loc, service, path, unknowns, compose=True))
+    return LaunchPlan(path, invocations=tuple(invocations), unknowns=tuple(unknowns), source_kind="compose")

@@ -1,22 +1,28 @@
-"""Kubernetes manifests: every container of every object that runs vLLM, a vLLM
-benchmark or a proxy (``command`` + ``args``, ``env``, the image)."""
+"""Kubernetes manifests: every container of every object (Pod, Deployment,
+StatefulSet, DaemonSet, Job, CronJob, LeaderWorkerSet leader and worker templates,
+DisaggregatedSet, KServe ServingRuntime / LLMInferenceService, Dynamo
+DynamoGraphDeployment ``mainContainer``, AIBrix StormService, KubeRay clusters and
+``RayJob`` entrypoints), in multi-document files.  A Helm chart template (Go
+``{{ ... }}`` that is not YAML) is skipped with a note, never reported as invalid."""
 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Any, Optional
 
-from vcfg.launch.model import LaunchPlan
+from vcfg.launch.model import LaunchPlan, ParseProblem
 from vcfg.launch.readers import Evidence, ReadContext, Reader
 
 READER = Reader(
     name="kubernetes",
     patterns=("*.yaml", "*.yml"),
-    summary="Kubernetes manifests (any object with containers), multi-document files",
+    summary="Kubernetes manifests: every PodSpec container, LWS, KServe, Dynamo, AIBrix and KubeRay objects",
 )
 
 _API_LINE = re.compile(r"^apiVersion:[ \t]*\S", re.M)
 _KIND_LINE = re.compile(r"^kind:[ \t]*\S", re.M)
+_CONTAINER_LISTS = ("containers", "initContainers")
+_RAY_GROUPS = {"headGroupSpec", "workerGroupSpecs"}
 
 
 def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
@@ -24,6 +30,9 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 
     docs = documents(path, text)
     if docs.error is not None:
+        if "{{" in text:
+            return Evidence("kubernetes", 0.8, ("a Go template (a Helm chart's template), not YAML until rendered",),
+                            "template")
         if _API_LINE.search(text) and _KIND_LINE.search(text):
             return Evidence("kubernetes", 0.8, ("apiVersion and kind lines, though the YAML does not parse",))
         return None
@@ -44,6 +53,88 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 
 
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
-    from vcfg.launch.yaml_config import parse_manifest
+    from vcfg.launch.readers._yaml import documents
+    from vcfg.launch.yaml_config import _TextLoc
 
-    return parse_manifest(data, path)._replace(source_kind="kubernetes")
+    text = data.decode("utf-8", "surrogateescape")
+    loc = _TextLoc(text, path)
+    docs = documents(path, text)
+    if docs.error is not None:
+        msg, at = docs.error
+        if evidence.data == "template":
+            if "vllm" not in text.lower():
+                return LaunchPlan(path, source_kind="kubernetes")
+            note = ("a Go template ({{ ... }}): vcfg reads rendered manifests only, so launches in this "
+                    "template are not checked (lint the output of `helm template`)")
+            return LaunchPlan(path, problems=(ParseProblem("template", note, loc.span(0, 0)),),
+                              source_kind="kubernetes")
+        return LaunchPlan(path, problems=(ParseProblem("yaml", msg, loc.span(at, at + 1)),), source_kind="kubernetes")
+    invocations: list[Any] = []
+    unknowns: list[Any] = []
+    for doc in docs.nodes:
+        invocations.extend(objects_launches(loc, doc, path, unknowns))
+    return LaunchPlan(path, invocations=tuple(invocations), unknowns=tuple(unknowns), source_kind="kubernetes")
+
+
+def objects_launches(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list[Any]:
+    """The launches of one document: every container found under it."""
+    from vcfg.launch.readers._containers import container_env, container_launches, keyed
+    from vcfg.launch.readers._yaml import scalar
+
+    out: list[Any] = []
+
+    def visit(node: Any, env: list[Any], depth: int, ray: bool) -> None:
+        if depth > 40:
+            return
+        m = keyed(node)
+        if not m:
+            if hasattr(node, "value") and isinstance(node.value, list):
+                for it in node.value:
+                    visit(it, env, depth + 1, ray)
+            return
+        if "envs" in m and "extraPodSpec" in m:  # Dynamo: a service's envs reach its main container
+            env = env + container_env(loc, m, unknowns, keys=("envs",))
+        for key, (_, vn) in m.items():
+            if key in _CONTAINER_LISTS and hasattr(vn, "value") and isinstance(vn.value, list):
+                for item in vn.value:
+                    if keyed(item):
+                        out.extend(container_launches(loc, item, path, unknowns, extra_env=env,
+                                                      image_entrypoint=not ray))
+                continue
+            if key == "mainContainer" and keyed(vn):
+                out.extend(container_launches(loc, vn, path, unknowns, extra_env=env))
+                continue
+            # KubeRay starts Ray in head and worker group pods: not the image's entrypoint
+            visit(vn, env, depth + 1, ray or key in _RAY_GROUPS)
+
+    top = keyed(doc)
+    kind = scalar(top.get("kind", (None, None))[1])
+    visit(doc, [], 0, False)
+    if kind == "RayJob":
+        out.extend(_rayjob(loc, top, path))
+    return out
+
+
+def _rayjob(loc: Any, top: dict[str, Any], path: str) -> list[Any]:
+    """A RayJob's ``entrypoint`` runs through a shell on the head node's image."""
+    import yaml
+
+    from vcfg.launch import shell
+    from vcfg.launch.readers._containers import keyed
+    from vcfg.launch.yaml_config import _node_span, _scalar_word
+
+    spec = keyed(top.get("spec", (None, None))[1])
+    if "entrypoint" not in spec or not isinstance(spec["entrypoint"][1], yaml.ScalarNode):
+        return []
+    kn, vn = spec["entrypoint"]
+    image = None
+    head = spec.get("rayClusterSpec", (None, None))[1]
+    for key in ("headGroupSpec", "template", "spec"):
+        head = keyed(head).get(key, (None, None))[1]
+    containers = keyed(head).get("containers", (None, None))[1]
+    if isinstance(containers, yaml.SequenceNode) and containers.value:
+        im = keyed(containers.value[0]).get("image", (None, None))[1]
+        if isinstance(im, yaml.ScalarNode):
+            image = _scalar_word(loc, im)
+    found = shell.classify_argv([], [], _node_span(loc, kn), path, script=_scalar_word(loc, vn))
+    return [i._replace(image=image) for i in found]

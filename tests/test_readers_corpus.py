@@ -1,0 +1,156 @@
+"""The readers on real public deployment files (tests/corpus/real/, annotations.toml).
+
+Every annotated launch of a positive file is found: same kind, on the annotated line,
+with the annotated model, option names, option values, variables and release.  A
+negative file yields no launch and no finding.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+from vcfg.launch.model import BENCH_SERVE, DYNAMO, PROXY, SERVE
+from vcfg.launch.read import read_files
+
+REAL = Path(__file__).resolve().parent / "corpus" / "real"
+ANNOTATIONS = tomllib.loads((REAL / "annotations.toml").read_text()) if (REAL / "annotations.toml").exists() else {}
+FILES = ANNOTATIONS.get("file", [])
+POSITIVE = [f for f in FILES if not f["negative"]]
+NEGATIVE = [f for f in FILES if f["negative"]]
+
+KINDS = {"serve": {SERVE}, "dynamo-worker": {DYNAMO}, "router": {PROXY}, "proxy": {PROXY}, "bench": {BENCH_SERVE}}
+
+#: files whose format has no complete reader yet: the test must fail on them (strict
+#: xfail), so this list shrinks as readers are written
+PENDING: set[str] = {
+    # Helm values (production-stack, llm-d modelservice): reader not written yet
+    "helm-values/llm-d-modelservice/values-pd.yaml",
+    "helm-values/llm-d-modelservice/values-xpu-pd.yaml",
+    "helm-values/production-stack/tests-values-10-disagg-prefill.yaml",
+    "helm-values/production-stack/values-02-basic-config.yaml",
+    "helm-values/production-stack/values-04-multiple-models.yaml",
+    "helm-values/production-stack/values-05-cpu-offloading.yaml",
+    # srt-slurm recipes, GitHub Actions run steps: readers not written yet
+    "srt-slurm/deepseek-r1-disagg-h100-16gpu.yaml",
+    "srt-slurm/qwen3-0.6b-single-gpu.yaml",
+    "srt-slurm/qwen3-32b-disagg-kv-router.yaml",
+    "github-actions/production-stack/router-e2e-test.yml",
+    # KServe LLMInferenceServiceConfig: `eval "exec vllm serve ..."` of a string with
+    # Go templates and unknown variables inside a bash -c string
+    "kubernetes/kserve/config-llm-decode-worker-data-parallel.yaml",
+    "kubernetes/kserve/config-llm-template.yaml",
+}
+
+
+def _catalog():  # type: ignore[no-untyped-def]
+    from vcfg.catalog import store
+
+    return store.load("0.33.0")[0]
+
+
+def _plan(rel: str):  # type: ignore[no-untyped-def]
+    path = str(REAL / rel)
+    (plan,) = read_files([(path, (REAL / rel).read_bytes())], _catalog())
+    return plan
+
+
+def _option_values(args: Any, name: str) -> list[Optional[str]]:
+    """Every value given to option ``name`` (``--x v``, ``--x=v``; None: a switch)."""
+    out: list[Optional[str]] = []
+    texts = [w.text for w in args]
+    for i, t in enumerate(texts):
+        if t is None:
+            continue
+        if t == name:
+            nxt = texts[i + 1] if i + 1 < len(texts) else None
+            out.append(nxt if nxt is not None and not nxt.startswith("--") else None)
+        elif t.startswith(name + "="):
+            out.append(t[len(name) + 1 :])
+    return out
+
+
+def _model(inv: Any) -> Optional[str]:
+    if inv.kind == SERVE:
+        from vcfg.launch.args import parse_invocation
+
+        pa = parse_invocation(inv, _catalog(), None, read_files=False)
+        if pa.model is not None:
+            return pa.model.value
+    vals = [v for v in _option_values(inv.args, "--model") if v]
+    return vals[-1] if vals else None
+
+
+def _lines(inv: Any) -> set[int]:
+    out = {inv.span.line}
+    n = len(inv.command) - len(inv.args)
+    if 0 < n <= len(inv.command):
+        out.add(inv.command[n - 1].span.line)
+    return out
+
+
+def _mismatch(inv: Any, want: dict[str, Any]) -> Optional[str]:
+    """Why ``inv`` is not the annotated launch (None: it is)."""
+    if inv.kind not in KINDS[want["kind"]]:
+        return f"kind {inv.kind}"
+    if want["line"] not in _lines(inv):
+        return f"line {sorted(_lines(inv))}"
+    if "model" in want and _model(inv) != want["model"]:
+        return f"model {_model(inv)!r}"
+    for flag in want.get("flags", []):
+        if not _option_values(inv.args, flag):
+            return f"no {flag} in {[w.text for w in inv.args]}"
+    for flag, value in want.get("values", {}).items():
+        if value not in _option_values(inv.args, flag):
+            return f"{flag} = {_option_values(inv.args, flag)}, not {value!r}"
+    for name in want.get("env", []):
+        if name not in inv.env:
+            return f"no {name} in the environment ({sorted(inv.env)})"
+    if "release" in want:
+        from vcfg.launch.release import release_of
+
+        got = release_of(inv)
+        if got.version != want["release"]:
+            return f"release {got.version!r} ({got.note})"
+    return None
+
+
+def _case(f: dict[str, Any]):  # type: ignore[no-untyped-def]
+    marks = [pytest.mark.xfail(strict=True, reason="reader not written yet")] if f["path"] in PENDING else []
+    return pytest.param(f, id=f["path"], marks=marks)
+
+
+def test_the_corpus_is_there():
+    assert len(POSITIVE) >= 20 and len(NEGATIVE) >= 10
+
+
+@pytest.mark.parametrize("f", [_case(f) for f in POSITIVE])
+def test_every_annotated_launch_is_found(f):
+    plan = _plan(f["path"])
+    invs = list(plan.invocations)
+    problems = []
+    for want in f["launch"]:
+        why = [(inv.span.line, _mismatch(inv, want)) for inv in invs]
+        if not any(w is None for _, w in why):
+            problems.append(f"line {want['line']} {want['kind']}: " + "; ".join(f"{ln}: {w}" for ln, w in why))
+    assert not problems, f"{plan.source_kind}: " + "\n".join(problems)
+
+
+@pytest.mark.parametrize("f", [_case(f) for f in NEGATIVE])
+def test_a_file_without_launches_is_silent(f):
+    from vcfg.lint.engine import lint_paths
+
+    plan = _plan(f["path"])
+    assert plan.invocations == (), plan.source_kind
+    res = lint_paths([str(REAL / f["path"])], "0.33.0")
+    assert [(d.code, d.span.line, d.message) for d in res.diagnostics] == []
+    assert res.summary.launches == 0
+
+
+def test_pending_lists_only_annotated_files():
+    assert PENDING <= {f["path"] for f in FILES}
+    assert all(os.path.exists(REAL / p) for p in PENDING)

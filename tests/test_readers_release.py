@@ -1,0 +1,60 @@
+"""The release from the image: a launch's vLLM image tag chooses the catalog it is
+checked against, unless the user pinned a release."""
+
+import json
+
+from vcfg.lint.config import LintConfig
+from vcfg.lint.engine import lint_paths
+
+POD = """\
+apiVersion: v1
+kind: Pod
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:{tag}
+      args: ["m", "--swap-space", "4"]
+"""
+
+
+def _codes(res):
+    return [(d.code, d.span.line, d.span.column) for d in res.diagnostics if d.severity != "info"]
+
+
+def test_the_image_tag_chooses_the_release(tmp_path):
+    f = tmp_path / "pod.yaml"
+    f.write_text(POD.format(tag="v0.13.0"))
+    # --swap-space exists in 0.13.0 and was removed later
+    res = lint_paths([str(f)], None, config=LintConfig())
+    assert _codes(res) == [] and res.summary.vllm_version == "0.13.0"
+    assert res.summary.version_note == "from the image vllm/vllm-openai:v0.13.0"
+    # --vllm-version or the project config win over the image
+    res = lint_paths([str(f)], "0.33.0", config=LintConfig())
+    assert [c for c, _, _ in _codes(res)] == ["VC002"] and res.summary.vllm_version == "0.33.0"
+    res = lint_paths([str(f)], None, config=LintConfig(vllm_version="0.33.0"))
+    assert [c for c, _, _ in _codes(res)] == ["VC002"]
+
+
+def test_an_unmappable_tag_says_so_and_uses_the_default(tmp_path):
+    from vcfg.catalog import store
+
+    f = tmp_path / "pod.yaml"
+    f.write_text(POD.format(tag="nightly"))
+    res = lint_paths([str(f)], None, config=LintConfig())
+    assert res.summary.vllm_version == store.newest_bundled()
+    assert "the image tag 'nightly' names no vLLM release" in res.summary.version_note
+
+
+def test_the_summary_names_the_release_per_launch_where_they_differ(tmp_path):
+    a = tmp_path / "a.yaml"
+    a.write_text(POD.format(tag="v0.13.0"))
+    b = tmp_path / "run.sh"
+    b.write_text("vllm serve m --swap-space 4\n")
+    res = lint_paths([str(a), str(b)], None, config=LintConfig())
+    rel = {(r["path"], r["vllm_version"]) for r in res.summary.releases}
+    newest = res.summary.vllm_version
+    assert rel == {(str(a), "0.13.0"), (str(b), newest)}
+    assert f"{a}:7 on 0.13.0" in res.summary.version_note
+    # the launch on 0.13.0 is clean, the script on the newest release is not
+    assert [(d.code, d.span.path) for d in res.diagnostics if d.severity != "info"] == [("VC002", str(b))]
+    assert json.loads(json.dumps(res.summary.to_json()))["releases"] == res.summary.releases

@@ -1,0 +1,220 @@
+"""Containers -> launches, for every reader of container formats (Kubernetes objects,
+compose services, Helm values that hold container specs).
+
+A container's argv is its ``command`` + ``args`` (Kubernetes: ``command`` replaces
+the image's entrypoint, ``args`` its CMD; compose: ``entrypoint`` and ``command``).
+Without a ``command`` the image's entrypoint runs: for the ``vllm/vllm-openai``
+images that is ``vllm serve``.  ``$(VAR)`` in Kubernetes argv is replaced from the
+container's env (left as written when the env does not define it, as the kubelet
+does); ``valueFrom`` values are unknown, never empty.  A ``sh -c`` / ``bash -c``
+string goes to the shell front end, with positions mapped back into the YAML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+import yaml
+
+from vcfg.launch.model import Hole, Invocation, Run, Span, Unknown, Word
+from vcfg.launch.yaml_config import _node_span, _scalar_word, _TextLoc
+
+#: the last part of an image name whose entrypoint is ``vllm serve``
+_VLLM_IMAGE = re.compile(r"(^|/)vllm-openai[^/:@]*(:|@|$)|(^|/)vllm-openai$", re.I)
+_SHELLS = {"sh", "bash", "dash", "zsh", "ash"}
+
+
+def keyed(node: Any) -> dict[str, tuple[Any, Any]]:
+    """A mapping node's scalar keys -> (key node, value node)."""
+    out: dict[str, tuple[Any, Any]] = {}
+    if isinstance(node, yaml.MappingNode):
+        for kn, vn in node.value:
+            if isinstance(kn, yaml.ScalarNode):
+                out[kn.value] = (kn, vn)
+    return out
+
+
+def is_vllm_image(image: Optional[str]) -> bool:
+    return bool(image) and bool(_VLLM_IMAGE.search(image.split("@")[0]))  # type: ignore[arg-type]
+
+
+def list_words(loc: _TextLoc, node: Any) -> Optional[list[Word]]:
+    if isinstance(node, yaml.SequenceNode):
+        out = []
+        for it in node.value:
+            if isinstance(it, yaml.ScalarNode):
+                out.append(_scalar_word(loc, it))
+            else:
+                return None
+        return out
+    return None
+
+
+def _join(parts: list[Word], like: Word) -> Word:
+    text = ""
+    runs: list[Run] = []
+    holes: list[Hole] = []
+    for p in parts:
+        runs.extend(Run(r.at + len(text), r.length, r.span, r.exact) for r in p.runs)
+        holes.extend(Hole(h.at + len(text), h.reason, h.span, h.may_split) for h in p.holes)
+        text += p.value
+    return Word(text, like.span, like.raw, tuple(runs), tuple(holes), like.quoted)
+
+
+_K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+
+
+def k8s_interpolate(w: Word, env: dict[str, Word], keep_undefined: bool = False) -> Word:
+    """Kubernetes ``$(VAR)`` in command/args, from the container's env (``$$`` is a
+    literal ``$``).  An undefined name: a hole (a controller may inject it), or the
+    text as written when ``keep_undefined`` (a shell string: the shell then sees a
+    command substitution)."""
+    v = w.value
+    if "$" not in v or w.holes:
+        return w
+    parts: list[Word] = []
+    last = 0
+    for m in _K8S_REF.finditer(v):
+        if m.group(0) == "$$":
+            parts.append(w.slice(last, m.start() + 1))
+            last = m.end()
+            continue
+        name = m.group(1)
+        if name not in env and keep_undefined:
+            continue
+        if m.start() > last:
+            parts.append(w.slice(last, m.start()))
+        if name in env:
+            parts.append(env[name])
+        else:
+            sp = w.span_of(m.start(), m.end())
+            parts.append(Word("", sp, "", (), (Hole(0, f"$({name}) is not in the container's env", sp),)))
+        last = m.end()
+    if not parts:
+        return w
+    if last < len(v):
+        parts.append(w.slice(last, len(v)))
+    return _join(parts, w)
+
+
+def container_env(loc: _TextLoc, c: dict[str, tuple[Any, Any]], unknowns: list[Unknown],
+                  keys: tuple[str, ...] = ("env", "environment", "envs")) -> list[tuple[str, Word, Span]]:
+    """``env`` lists (``name``/``value``/``valueFrom``) or maps, compose
+    ``environment`` lists (``K=V``) or maps; ``envFrom``/``env_file`` are unknown."""
+    out: list[tuple[str, Word, Span]] = []
+    for key in keys:
+        if key not in c:
+            continue
+        env = c[key][1]
+        if isinstance(env, yaml.SequenceNode):
+            for item in env.value:
+                if isinstance(item, yaml.ScalarNode):  # compose: K=V
+                    w = _scalar_word(loc, item)
+                    k = w.value.find("=")
+                    if k > 0:
+                        out.append((w.value[:k], w.slice(k + 1, len(w.value)), _node_span(loc, item)))
+                    continue
+                m = keyed(item)
+                name = m.get("name", (None, None))[1]
+                if not isinstance(name, yaml.ScalarNode):
+                    continue
+                sp = _node_span(loc, item)
+                value = m.get("value", (None, None))[1]
+                if isinstance(value, yaml.ScalarNode):
+                    out.append((name.value, _scalar_word(loc, value), sp))
+                elif "valueFrom" in m:
+                    vf = keyed(m["valueFrom"][1])
+                    what = ("a fieldRef" if "fieldRef" in vf else "a resourceFieldRef" if "resourceFieldRef" in vf
+                            else "a secret or config map")
+                    out.append((name.value, Word("", sp, "", (), (Hole(0, f"{name.value} comes from {what}", sp),)),
+                                sp))
+                else:
+                    out.append((name.value, Word("", sp), sp))
+        elif isinstance(env, yaml.MappingNode):
+            for kn, vn in env.value:
+                if isinstance(kn, yaml.ScalarNode) and isinstance(vn, yaml.ScalarNode):
+                    out.append((kn.value, _scalar_word(loc, vn), _node_span(loc, kn)))
+    for key in ("envFrom", "env_file"):
+        if key in c:
+            unknowns.append(Unknown("container", f"environment loaded from {key}", _node_span(loc, c[key][1])))
+    return out
+
+
+def container_launches(
+    loc: _TextLoc,
+    node: Any,
+    path: str,
+    unknowns: list[Unknown],
+    *,
+    compose: bool = False,
+    extra_env: list[tuple[str, Word, Span]] = (),  # type: ignore[assignment]
+    image: Optional[Word] = None,
+    image_entrypoint: bool = True,
+) -> list[Invocation]:
+    """The launches one container (a mapping node) runs.  ``image_entrypoint``
+    False: an operator replaces the image's entrypoint (KubeRay runs ``ray start``)."""
+    from vcfg.launch import shell
+
+    c = keyed(node)
+    env = list(extra_env) + container_env(loc, c, unknowns)
+    env_map = {k: w for k, w, _ in env}
+    if "image" in c and isinstance(c["image"][1], yaml.ScalarNode):
+        image = _scalar_word(loc, c["image"][1])
+    workdir = None
+    for key in ("workingDir", "working_dir"):
+        if key in c and isinstance(c[key][1], yaml.ScalarNode):
+            workdir = _scalar_word(loc, c[key][1])
+    order = ("entrypoint", "command") if compose else ("command", "args")
+    # each part: a list of words, or (compose) a string the way a shell splits it
+    parts: list[tuple[bool, list[Word]]] = []
+    span_key = None
+    for key in order:
+        if key not in c:
+            continue
+        kn, vn = c[key]
+        span_key = span_key or kn
+        ws = list_words(loc, vn)
+        if ws is not None:
+            parts.append((False, ws))
+        elif isinstance(vn, yaml.ScalarNode) and vn.value:
+            # a Kubernetes string is one word (a mistake, but it is what runs)
+            parts.append((compose, [_scalar_word(loc, vn)]))
+    replaced = ("entrypoint" in c) if compose else ("command" in c)
+    if not replaced and image_entrypoint and image is not None and is_vllm_image(image.text):
+        sp = image.span
+        parts.insert(0, (False, [Word("vllm", sp, "vllm", (Run(0, 4, sp, False),)),
+                                 Word("serve", sp, "serve", (Run(0, 5, sp, False),))]))
+    argv = [w for _, ws in parts for w in ws]
+    if not argv:
+        return []
+    span = _node_span(loc, span_key if span_key is not None else node)
+    in_shell = argv[0].text is not None and argv[0].text.rsplit("/", 1)[-1] in _SHELLS
+    if not compose:
+        argv = [k8s_interpolate(w, env_map, keep_undefined=in_shell) for w in argv]
+    if any(is_string for is_string, _ in parts):
+        found = shell.classify_argv([], env, span, path, script=_as_script(parts, span))
+    else:
+        found = shell.classify_argv(argv, env, span, path)
+    if not replaced and found:
+        # the program is the image's: the launch is where its arguments are written
+        return [i._replace(image=image, workdir=workdir, span=span) for i in found]
+    return [i._replace(image=image, workdir=workdir) for i in found]
+
+
+_SAFE = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+$")
+
+
+def _as_script(parts: list[tuple[bool, list[Word]]], span: Span) -> Word:
+    """One shell string of list words (quoted where needed) and command strings."""
+    pieces: list[Word] = []
+    for is_string, ws in parts:
+        for w in ws:
+            if pieces:
+                pieces.append(Word(" ", span, " ", (Run(0, 1, span, False),)))
+            if is_string or (w.text is not None and _SAFE.match(w.value)):
+                pieces.append(w)
+            else:
+                q = "'" + w.value.replace("'", "'\\''") + "'"
+                pieces.append(Word(q, w.span, q, (Run(0, len(q), w.span, False),), w.holes))
+    return _join(pieces, pieces[0])

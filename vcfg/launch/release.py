@@ -1,0 +1,61 @@
+"""The vLLM release a launch runs, when its file says: the tag of a vLLM image.
+
+``vllm/vllm-openai:v0.13.0`` (the same in compose, Kubernetes or ``docker run``)
+runs vLLM 0.13.0; a patch build's tag (``v0.7.3.self.post1``) names its base
+release.  A tag vcfg cannot map (``latest``, ``nightly``, a digest) says so, and the
+launch is checked against the default release.  ``--vllm-version`` or the project
+config, when given, win over the image (the lint engine decides).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from vcfg.records import tuple_record
+
+#: images whose tag is a vLLM release: vllm/vllm-openai and its variants (-rocm,
+#: -cpu), and rebuilds of it under other owners (aibrix/vllm-openai)
+_VLLM_REPO = re.compile(r"(^|/)vllm-openai(-[a-z0-9]+)?$", re.I)
+_TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+)(?:$|[.+-])")
+
+
+@tuple_record
+class Release:
+    #: "0.13.0", or None when the file does not say
+    version: Optional[str]
+    #: where it came from, or why the image names none
+    note: str = ""
+    image: Optional[str] = None
+
+
+def image_release(image: Optional[str]) -> Release:
+    """The release a vLLM image's tag names (None for any other image)."""
+    if not image:
+        return Release(None)
+    ref = image.strip()
+    name, _, digest = ref.partition("@")
+    repo, tag = name, ""
+    if ":" in name.rsplit("/", 1)[-1]:
+        repo, _, tag = name.rpartition(":")
+    if not _VLLM_REPO.search(repo):
+        return Release(None, image=ref)
+    if "$" in ref or "{{" in ref:
+        return Release(None, f"the image {ref} is not known until it is expanded", ref)
+    if not tag:
+        what = "a digest" if digest else "no tag (latest)"
+        return Release(None, f"the image {ref} has {what}, which names no release", ref)
+    m = _TAG_VERSION.match(tag)
+    if m is None:
+        return Release(None, f"the image tag {tag!r} names no vLLM release", ref)
+    return Release(m.group(1), f"from the image {ref}", ref)
+
+
+def release_of(inv: Any) -> Release:
+    """The release a launch's image names (`Release(None)` without an image)."""
+    image = getattr(inv, "image", None)
+    if image is None:
+        return Release(None)
+    if image.text is None:
+        return Release(None, "the image is not known: " + image.describe_unknown(), None)
+    return image_release(image.text)
