@@ -10,7 +10,8 @@ from vcfg.catalog.model import Catalog, Flag
 from vcfg.launch.args import parse_args, parse_json_positions
 from vcfg.launch.model import Word
 from vcfg.launch.shell import parse_script
-from vcfg.launch.yaml_config import load_serve_config, parse_manifest
+from vcfg.launch.read import parse_manifest
+from vcfg.launch.yaml_config import load_serve_config
 
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("VCFG_PROPS_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

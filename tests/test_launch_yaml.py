@@ -3,7 +3,8 @@
 from vcfg.catalog.model import Catalog, Flag
 from vcfg.launch.args import parse_args
 from vcfg.launch.model import BENCH_SERVE, SERVE
-from vcfg.launch.yaml_config import load_serve_config, parse_manifest
+from vcfg.launch.read import parse_manifest
+from vcfg.launch.yaml_config import load_serve_config
 
 
 def cfg(text):

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any, Optional, Sequence
 
 from vcfg.launch.model import LaunchPlan
-from vcfg.launch.readers import REGISTRY, Evidence, ReadContext
+from vcfg.launch.readers import REGISTRY, Evidence, ReadContext, shebang_interpreter
 from vcfg.records import field, record
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -73,21 +73,6 @@ def reader_module(name: str) -> ModuleType:
 def all_readers() -> list[Any]:
     """Every reader's record, in registry order (imports every reader module)."""
     return [reader_module(name).READER for name, _, _ in REGISTRY]
-
-
-def shebang_interpreter(head: bytes) -> Optional[str]:
-    """The interpreter a ``#!`` line names (``#!/usr/bin/env bash`` -> bash)."""
-    if not head.startswith(b"#!"):
-        return None
-    line = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
-    parts = line.split()
-    if not parts:
-        return None
-    prog = parts[0].rsplit("/", 1)[-1]
-    if prog == "env":
-        rest = [p for p in parts[1:] if not p.startswith("-") and "=" not in p]
-        prog = rest[0].rsplit("/", 1)[-1] if rest else ""
-    return prog or None
 
 
 def _fits(name: str, patterns: Sequence[str]) -> bool:
@@ -237,3 +222,22 @@ def choice_to_json(choice: Choice) -> dict[str, Any]:
             for name, ev, why in choice.considered
         ],
     }
+
+
+def parse_manifest(text: Any, path: str = "<manifest>", *, compose: bool = False) -> LaunchPlan:
+    """Kubernetes (or, with ``compose``, Docker Compose) YAML -> `LaunchPlan`: the
+    readers in `vcfg.launch.readers` do the work.  Never raises."""
+    from vcfg.launch.yaml_config import _decode
+
+    s, word = _decode(text)
+    data = s.encode("utf-8", "surrogateescape")
+    from vcfg.launch.readers import compose as compose_reader
+    from vcfg.launch.readers import kubernetes as reader
+
+    ev = compose_reader.detect(path, s, ReadContext())
+    if compose or ev is not None:
+        reader = compose_reader  # type: ignore[assignment]
+    else:
+        ev = reader.detect(path, s, ReadContext())
+    ev = ev or Evidence(reader.READER.name, 0.1, ("asked for",))
+    return reader.read(path, data, ev, ReadContext())

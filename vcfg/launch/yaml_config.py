@@ -8,11 +8,8 @@ file is reported at its line.  A dict value is re-encoded as the JSON vLLM
 builds from it (``json.dumps``), with every key and value of that JSON mapped
 back to its YAML node.
 
-`parse_manifest` finds containers (``command``/``args`` lists, compose
-``command``/``entrypoint`` strings, ``bash -c`` block scalars) and turns them
-into a `LaunchPlan` with the same `Invocation`s as a shell script; a
-container's ``env`` list (or compose ``environment``) is its environment, and
-Kubernetes ``$(VAR)`` references in args are resolved from it.
+The Kubernetes and compose readers (`vcfg.launch.readers`) use its positions
+(`_TextLoc`, `_scalar_word`) for the container specs they read.
 """
 
 from __future__ import annotations
@@ -419,23 +416,4 @@ def _aligned_word(loc: _TextLoc, value: str, a: int, b: int, style: Optional[str
     return Word(value, whole, loc.text[a:b], tuple(runs))
 
 
-def parse_manifest(text: Any, path: str = "<manifest>", *, compose: bool = False) -> LaunchPlan:
-    """Kubernetes (or, with ``compose``, Docker Compose) YAML -> `LaunchPlan`: the
-    readers in `vcfg.launch.readers` do the work.  Never raises."""
-    from vcfg.launch.readers import Evidence, ReadContext
-
-    s, word = _decode(text)
-    data = s.encode("utf-8", "surrogateescape")
-    from vcfg.launch.readers import compose as compose_reader
-    from vcfg.launch.readers import kubernetes as reader
-
-    ev = compose_reader.detect(path, s, ReadContext())
-    if compose or ev is not None:
-        reader = compose_reader  # type: ignore[assignment]
-    else:
-        ev = reader.detect(path, s, ReadContext())
-    ev = ev or Evidence(reader.READER.name, 0.1, ("asked for",))
-    return reader.read(path, data, ev, ReadContext())
-
-
-__all__ = ["ConfigEntry", "ServeConfig", "load_serve_config", "parse_manifest"]
+__all__ = ["ConfigEntry", "ServeConfig", "load_serve_config"]

@@ -76,3 +76,18 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("serve_config", ("*.yaml", "*.yml"), ()),
     ("markdown", ("*.md", "*.markdown"), ()),
 )
+
+
+def shebang_interpreter(head: bytes) -> Optional[str]:
+    """The interpreter a ``#!`` line names (``#!/usr/bin/env bash`` -> bash)."""
+    if not head.startswith(b"#!"):
+        return None
+    line = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    parts = line.split()
+    if not parts:
+        return None
+    prog = parts[0].rsplit("/", 1)[-1]
+    if prog == "env":
+        rest = [p for p in parts[1:] if not p.startswith("-") and "=" not in p]
+        prog = rest[0].rsplit("/", 1)[-1] if rest else ""
+    return prog or None

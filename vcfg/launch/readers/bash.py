@@ -7,7 +7,7 @@ import os
 from typing import Optional
 
 from vcfg.launch.model import LaunchPlan
-from vcfg.launch.readers import Evidence, ReadContext, Reader
+from vcfg.launch.readers import Evidence, ReadContext, Reader, shebang_interpreter
 
 READER = Reader(
     name="bash",
@@ -18,8 +18,6 @@ READER = Reader(
 
 
 def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
-    from vcfg.launch.read import shebang_interpreter
-
     prog = shebang_interpreter(text[:256].encode("utf-8", "surrogateescape"))
     if prog in READER.shebang:
         return Evidence("bash", 1.0, (f"its #! line runs {prog}",))
