@@ -32,6 +32,8 @@ class Client:
         self.messages: list[dict[str, Any]] = []  # everything the server sent
         self.notifications: "queue.Queue[dict[str, Any]]" = queue.Queue()
         self.server_requests: list[dict[str, Any]] = []
+        #: the answer to the server's workspace/configuration requests (the vcfg section)
+        self.configuration: Optional[dict[str, Any]] = None
         self._cond = threading.Condition()
         self._versions: dict[str, int] = {}
         self.stderr_chunks: list[bytes] = []
@@ -79,7 +81,8 @@ class Client:
             self.messages.append(msg)
             if "method" in msg and "id" in msg:
                 self.server_requests.append(msg)
-                self._send({"id": msg["id"], "result": [{}] * len(msg.get("params", {}).get("items", []))
+                items = msg.get("params", {}).get("items", [])
+                self._send({"id": msg["id"], "result": [self.configuration or {}] * len(items)
                             if msg["method"] == "workspace/configuration" else None})
             elif "method" in msg:
                 self.notifications.put(msg)

@@ -222,6 +222,29 @@ def test_settings_change_and_release_per_file(client, tmp_path):
     assert c.command("vcfg.stats")["documents"] == 2
 
 
+def test_settings_asked_from_a_client_that_keeps_them(tmp_path):
+    c = Client(cwd=tmp_path)
+    try:
+        c.configuration = {"vllmVersion": "0.33.0", "debounceMs": 10}
+        c.initialize(tmp_path)
+        uri = SEED.as_uri()
+        c.open(uri, SEED.read_text())
+        deadline = 30
+        codes: set[str] = set()
+        while "VC027" not in codes and deadline > 0:  # the first push may precede the answer
+            codes = {d["code"] for d in c.diagnostics(uri)}
+            deadline -= 1
+        assert "VC027" in codes
+        assert any(r["method"] == "workspace/configuration" for r in c.server_requests)
+        c.configuration = {"vllmVersion": "0.13.0", "debounceMs": 10}
+        c.notify("workspace/didChangeConfiguration", {"settings": None})
+        while "VC027" in codes:
+            codes = {d["code"] for d in c.diagnostics(uri)}
+        assert c.shutdown() == 0
+    finally:
+        c.kill()
+
+
 def test_project_config_is_read(client, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.vcfg]\nvllm-version = "0.33.0"\nignore = ["VC103"]\n'
                                              '[tool.vcfg.per-file-ignores]\n"legacy/*.sh" = ["VC027"]\n')

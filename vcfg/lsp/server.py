@@ -177,9 +177,40 @@ def initialize(ls: VcfgServer, params: t.InitializeParams) -> None:
         _apply_settings(ls, params.initialization_options)
 
 
+def _asks_configuration(ls: VcfgServer) -> bool:
+    ws = ls.client_capabilities.workspace
+    return bool(ws is not None and ws.configuration)
+
+
+async def _fetch_settings(ls: VcfgServer) -> None:
+    """The ``vcfg`` section, for a client that keeps settings until asked (pull model);
+    an empty answer keeps what the client sent before."""
+    try:
+        got = await ls.workspace_configuration_async(
+            t.ConfigurationParams(items=[t.ConfigurationItem(section="vcfg")]))
+    except Exception as e:  # noqa: BLE001 - a client that cannot answer
+        log.info("no workspace/configuration answer: %s", type(e).__name__)
+        return
+    log.debug("workspace/configuration: %r", got)
+    raw = got[0] if isinstance(got, (list, tuple)) and got else None
+    if isinstance(raw, dict) and raw:
+        guarded_call(_apply_settings, ls, raw)
+        ls.relint_all()
+
+
+@server.feature(t.INITIALIZED)
+@guard()
+def initialized(ls: VcfgServer, params: t.InitializedParams) -> None:
+    if _asks_configuration(ls):
+        asyncio.ensure_future(_fetch_settings(ls))
+
+
 @server.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
 @guard()
 def did_change_configuration(ls: VcfgServer, params: t.DidChangeConfigurationParams) -> None:
+    if params.settings is None or params.settings == {} and _asks_configuration(ls):
+        asyncio.ensure_future(_fetch_settings(ls))
+        return
     _apply_settings(ls, params.settings)
     ls.relint_all()
 
