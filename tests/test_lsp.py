@@ -259,3 +259,20 @@ def test_stdio_session_on_the_seed_script(tmp_path):
         assert not any("Traceback" in str(m) for m in c.messages)
     finally:
         c.kill()
+
+
+def test_the_lint_path_never_imports_the_server(tmp_path):
+    import subprocess
+
+    code = ("import sys; sys.argv = ['vcfg', 'lint', '--vllm-version', '0.33.0', sys.argv[1]]\n"
+            "from vcfg.cli import main\n"
+            "try:\n    main()\n"
+            "finally:\n    print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs')"
+            " or m.startswith('vcfg.lsp')), file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(SEED)], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 1 and "VC027" in r.stdout
+    assert r.stderr.strip().splitlines()[-1] == "[]"
+    # and `vcfg lsp` without pygls says what to install
+    code = "import sys; sys.modules['pygls'] = None\nfrom vcfg.lsp import run\nsys.exit(run([]))\n"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 2 and "pip install 'vcfg[lsp]'" in r.stderr

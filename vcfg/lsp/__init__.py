@@ -1,14 +1,16 @@
 """`vcfg lsp`: a language server over stdio for launch scripts, serve-config YAML and
 manifests (docs/editors.md).
 
-| module | holds |
-|---|---|
-| `server.py` | the pygls wiring: capabilities, handlers, debounce, the guard that turns any failure into a log line and an empty answer |
-| `documents.py` | the open documents: text, release, the last lint result |
-| `settings.py` | client settings, ``[tool.vcfg]`` per folder, the release per workspace or file, the cached `Target` of each (catalog + knowledge) |
-| `diagnostics.py` | lint findings as LSP diagnostics (positions in the client's encoding, rule page links) |
-| `context.py` | what the cursor is on: a flag, a value, a variable, a JSON key or value, a YAML key |
-| `completion.py`, `hover.py`, `actions.py` | the answers |
+- `server.py`: the pygls wiring: capabilities, handlers, debounce, and the guard that
+  turns any failure into a log line and an empty answer;
+- `documents.py`: the open documents: text, positions, the last lint result;
+- `settings.py`: client settings, ``[tool.vcfg]`` per folder, the release per workspace
+  or file, the cached `Target` of each (catalog + knowledge);
+- `diagnostics.py`: lint findings as LSP diagnostics (positions in the client's
+  encoding, rule page links);
+- `context.py`: what the cursor is on: a flag, a value, a variable, a JSON key or value,
+  a YAML key;
+- `completion.py`, `hover.py`, `actions.py`: the answers.
 
 Only `server.py` and `diagnostics.py`/`actions.py` (the LSP types) import pygls or
 lsprotocol; the lint path never imports this package.

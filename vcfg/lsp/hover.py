@@ -254,8 +254,8 @@ def connector_md(target: Any, name: str) -> Optional[str]:
         out.append("extra-config keys: " + ", ".join(f"`{x.name}`" for x in k.extra_keys))
     if facts is not None:
         for r in facts.roles:
-            roles = [f"prefill {'/'.join(r.prefill)}" if r.prefill else "", f"decode {'/'.join(r.decode)}" if r.decode else ""]
-            roles = [x for x in roles if x]
+            roles = [f"{side} {'/'.join(names)}" for side, names in (("prefill", r.prefill), ("decode", r.decode))
+                     if names]
             if roles:
                 out.append("roles: " + ", ".join(roles))
         if facts.proxy:
@@ -273,4 +273,5 @@ def rule_md(code: str) -> Optional[str]:
     r = next((r for r in all_rules() if r.code == code), None)
     if r is None:
         return None
-    return f"**{r.code} {r.name}** ({r.severity}): {r.summary}\n\n`vcfg explain {r.code}` · docs/rules/{r.code}-{r.name}.md"
+    return (f"**{r.code} {r.name}** ({r.severity}): {r.summary}\n\n"
+            f"`vcfg explain {r.code}` · docs/rules/{r.code}-{r.name}.md")
