@@ -31,6 +31,8 @@ class FileFix:
     before: bytes
     after: bytes
     applied: int = 0
+    #: the findings whose fixes were applied, in the pass that found them
+    fixed: list = field(default_factory=list)
     #: why fixes were not applied: the file changed, the text did not match
     refused: list[str] = field(default_factory=list)
 
@@ -98,6 +100,7 @@ def fix_files(
     pending = 0
     while True:
         by_file: dict[str, list[Fix]] = {}
+        finding: dict[int, object] = {}
         for d in result.diagnostics:  # type: ignore[attr-defined]
             fx = d.fix
             if not wanted(fx, unsafe) or not select(d):
@@ -105,6 +108,8 @@ def fix_files(
             paths = {owner(e.path) for e in fx.edits}
             if len(paths) != 1 or None in paths:
                 continue  # a fix across files, or in a file not being fixed
+            fx = _rebase_path(fx, fx.edits[0].path)
+            finding[id(fx)] = d
             by_file.setdefault(paths.pop(), []).append(fx)
         pending = sum(len(v) for v in by_file.values())
         if not by_file or passes >= MAX_PASSES:
@@ -112,13 +117,17 @@ def fix_files(
         changed = False
         for f, fixes in by_file.items():
             edit_path = fixes[0].edits[0].path
-            ap = choose([_rebase_path(x, edit_path) for x in fixes], current[f], edit_path)
+            same = [x if x.edits[0].path == edit_path else _rebase_path(x, edit_path) for x in fixes]
+            for x, y in zip(fixes, same):
+                finding[id(y)] = finding[id(x)]
+            ap = choose(same, current[f], edit_path)
             for _, why in ap.refused:
                 if why not in outs[f].refused:
                     outs[f].refused.append(why)
             if ap.applied and ap.data != current[f]:
                 current[f] = ap.data
                 outs[f].applied += len(ap.applied)
+                outs[f].fixed.extend(finding[id(x)] for x in ap.applied)
                 changed = True
         state = tuple(current[f] for f in files)
         if not changed or state in seen_states:

@@ -233,3 +233,19 @@ def assignment_line(fc: FileContext, s: Any) -> Optional[tuple[int, int]]:
     if before not in (b"", b"export", b"declare -x") or (after and not after.startswith(b"#")):
         return None
     return a, end
+
+
+def delete_yaml_entry(ctx: Any, key: Any) -> Optional[Edit]:
+    """Delete the YAML mapping entry whose key is at span ``key``, when it is one line
+    (``key: value``, a comment after it allowed)."""
+    path = _path(ctx, key)
+    data = _file(ctx).bytes_of(path)
+    if key.end > len(data):
+        return None
+    a = data.rfind(b"\n", 0, key.start) + 1
+    e = data.find(b"\n", key.end)
+    b = len(data) if e < 0 else e + 1
+    rest = data[key.end:b].split(b" #", 1)[0].strip()
+    if data[a:key.start].strip() or not rest.startswith(b":") or not rest[1:].strip():
+        return None
+    return _edit_bytes(ctx, path, a, b, "")

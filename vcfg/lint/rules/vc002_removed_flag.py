@@ -7,7 +7,7 @@ from typing import Any, Iterator, Optional
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic, Fix
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import delete_line, delete_words, replace, text_of
+from vcfg.lint.rules._fix import delete_words, delete_yaml_entry, replace, text_of
 from vcfg.lint.rules._args import span
 from vcfg.lint.rules._flags import norm, removed_since, unknown_options
 
@@ -62,7 +62,7 @@ def migration_fix(lc: LaunchContext, ov: Any, head: str, entry: Any) -> Optional
         return None
     if entry.migrate == "drop":
         if ov.origin == "config":
-            return _or_none(delete_line(lc, ov.span), f"remove `{head}`")
+            return _or_none(delete_yaml_entry(lc, ov.name_span), f"remove `{head}`")
         at = ov.name_span.start  # an unknown option's words: the one its name is in
         words = ov.words or tuple(w for w in lc.inv.args if w.span.start <= at < w.span.end)
         if not words:
