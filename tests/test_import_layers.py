@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     # catalog.extract: what reads vLLM's source to build a catalog; a lint never needs it
     ("lint", "catalog.extract"),
     ("render", "schema", "explain", "bench", "fix"),
+    ("upgrade",),  # vcfg upgrade: the fix loop over the lint, catalogs to compare releases
     ("lsp",),  # the language server: lint, explain's topics, schema's KV field names
     ("cli", "dev"),
     ("entry", "__main__"),  # python -m vcfg, and the console script of older installs
