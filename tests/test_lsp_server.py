@@ -273,6 +273,11 @@ def test_utf16_positions_after_wide_characters(client):
     h = c.hover(uri, 2, 20)
     assert h is not None and h["range"]["start"]["character"] == 18 and "max_model_len" in h["contents"]["value"]
     assert "--max-model-len" in c.labels(uri, 2, 24)
+    # a client that counts code points says so, and gets code points
+    c32 = client(encodings=["utf-32"], options={"vcfg": {"vllmVersion": "0.33.0", "debounceMs": 10}})
+    assert c32.messages[0]["result"]["capabilities"]["positionEncoding"] == "utf-32"
+    c32.open(uri, text)
+    assert {d["code"]: d["range"]["start"] for d in c32.diagnostics(uri)}["VC001"] == {"line": 2, "character": 37}
 
 
 # --------------------------------------------------------------------------- hostile input

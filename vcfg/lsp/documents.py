@@ -61,6 +61,8 @@ class Document:
     #: the pending debounced lint (an asyncio TimerHandle)
     pending: Any = None
     problems_shown: set[str] = field(default_factory=set)
+    #: (hash of the text, its `LineMap`)
+    lines: Any = None
 
     @property
     def yaml(self) -> bool:

@@ -68,6 +68,14 @@ class VcfgServer(LanguageServer):
         except Exception:  # noqa: BLE001 - a document the client never opened
             return ""
 
+    def line_map(self, doc: documents.Document, text: Optional[str] = None) -> documents.LineMap:
+        """The document's lines, split once per text (requests come many per change)."""
+        text = self.text_of(doc.uri) if text is None else text
+        h = hash(text)
+        if doc.lines is None or doc.lines[0] != h:
+            doc.lines = (h, documents.LineMap(text, self.encoding))
+        return doc.lines[1]
+
     def style_of(self, doc: documents.Document, lines: Sequence[str]) -> str:
         if not doc.yaml:
             return "bash"
@@ -85,7 +93,7 @@ class VcfgServer(LanguageServer):
         text = self.text_of(doc.uri)
         target, problems = self.target_of(doc)
         outcome = documents.lint(doc, text, target, id(target))
-        lm = documents.LineMap(text, self.encoding)
+        lm = self.line_map(doc, text)
         out = to_lsp(lm, outcome.result.diagnostics, doc.path, self.settings.client.rules_url)
         out.extend(problem_diagnostic(p) for p in problems)
         for message in outcome.result.internal_errors:
@@ -295,7 +303,7 @@ def _spot(ls: VcfgServer, uri: str, pos: t.Position) -> Optional[_Spot]:
     doc = ls.docs.get(uri)
     if doc is None:
         return None
-    lm = documents.LineMap(ls.text_of(uri), ls.encoding)
+    lm = ls.line_map(doc)
     line, col = lm.from_client(pos.line, pos.character)
     target, _ = ls.target_of(doc)
     first = max(0, line - context.WINDOW * 4)
@@ -351,7 +359,7 @@ def on_code_action(ls: VcfgServer, params: t.CodeActionParams) -> list[t.CodeAct
     if doc is None:
         return []
     _, outcome = ls.lint(doc)
-    lm = documents.LineMap(ls.text_of(doc.uri), ls.encoding)
+    lm = ls.line_map(doc)
     return code_actions.actions(doc.uri, doc.path, lm, outcome.result.diagnostics, params.context.diagnostics,
                                 params.range, params.context.only)
 
