@@ -112,3 +112,58 @@ def test_rule_code_topic():
     doc = explain("vc001", "0.33.0", with_help=False)
     assert doc["kind"] == "rule" and doc["rule"]["name"] == "unknown-flag"
     assert explain("unknown-flag", "0.33.0", with_help=False)["name"] == "VC001"
+
+
+# ---------------------------------------------------------------- issue 17
+
+
+@pytest.mark.parametrize("version", ["0.13.0", "0.33.0"])
+@pytest.mark.parametrize(
+    "flag, field",
+    [("--compilation-config", "compilation_config"), ("--kv-events-config", "kv_events_config"),
+     ("--ec-transfer-config", "ec_transfer_config")],
+)
+def test_each_config_flag_has_its_own_flow(flag, field, version):
+    doc = explain(flag, version, with_help=False)
+    stages = [st["stage"] for st in doc["flow"]]
+    assert stages == ["1. command line to config object", "2. EngineArgs to VllmConfig"]
+    text = " ".join(st["what"] for st in doc["flow"])
+    assert f"into VllmConfig.{field}" in text
+    assert "kv_transfer_config" not in text and "connector" not in text
+    # the VllmConfig field's own line, not kv_transfer_config's
+    kv_line = [st for st in explain("--kv-transfer-config", version, with_help=False)["flow"]
+               if st["stage"].startswith("2.")][0]["where"][-1]
+    assert doc["flow"][1]["where"][-1] != kv_line
+    assert doc["flow"][1]["where"][-1].startswith("vllm/config/vllm.py:")
+
+
+def test_kv_transfer_config_keeps_its_five_stages():
+    doc = explain("--kv-transfer-config", "0.33.0", with_help=False)
+    assert [st["stage"].split(". ")[0] for st in doc["flow"]] == ["1", "2", "3", "4", "5"]
+    assert "into VllmConfig.kv_transfer_config" in doc["flow"][1]["what"]
+
+
+def test_connector_flow_numbers_from_1_and_names_the_connector():
+    doc = explain("NixlConnector", "0.33.0", with_help=False)
+    stages = [st["stage"] for st in doc["flow"]]
+    assert stages == [
+        "1. named in kv_transfer_config",
+        "2. factory lookup",
+        "3. scheduler side",
+        "4. worker side",
+    ]
+    lookup = doc["flow"][1]
+    assert "NixlConnector" in lookup["what"]
+    assert lookup["where"][0] == doc["defined_at"]  # where it is registered
+    assert "registry" not in lookup  # one connector, not the whole registry
+    assert "\n  1. named in kv_transfer_config" in render(doc)
+
+
+def test_removed_variable_replacement_is_not_a_python_list():
+    doc = explain("VLLM_ATTENTION_BACKEND", "0.33.0", with_help=False)
+    assert doc["removed"]["replacement"] == ["--attention-backend", "--attention-config.backend"]
+    text = render(doc)
+    assert "use instead: --attention-backend or --attention-config.backend" in text
+    assert "['" not in text
+    md = render(doc, markdown=True)
+    assert "use instead: `--attention-backend` or `--attention-config.backend`" in md

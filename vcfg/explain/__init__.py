@@ -238,7 +238,7 @@ def _connector(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: An
         "facts": {"module": k.module, "class": k.class_name, "source_file": k.source_file},
         "defined_at": str(k.loc),
         "class_at": facts._site(cat, f"connector.{k.name}"),
-        "flow": facts.kv_flow(cat, "KVTransferConfig", "--kv-transfer-config")[2:4],
+        "flow": facts.numbered(facts.connector_stages(cat, k.name)),
         "related": {"extra_config_keys": [
             {"name": x.name, "default": x.default if x.has_default else None,
              "required": not x.has_default, "type": x.type, "read_at": str(x.loc)}

@@ -108,59 +108,101 @@ def history(kind: str, key: str, catalogs: list[Catalog]) -> dict[str, Any]:
 # ------------------------------------------------------------------------- flows
 
 
-def kv_flow(cat: Catalog, value_class: str, flag_name: str) -> list[dict[str, Any]]:
-    """The stages of the user's notes, section b, with this release's files and lines."""
+def numbered(stages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The stages with their numbers from 1, in order (a stage is "N. what")."""
+    out = []
+    for n, st in enumerate(stages, start=1):
+        name = st["stage"].split(". ", 1)[-1] if st["stage"][:1].isdigit() else st["stage"]
+        out.append({**st, "stage": f"{n}. {name}"})
+    return out
+
+
+def config_flow(cat: Catalog, f: Flag) -> list[dict[str, Any]]:
+    """A flag whose value is a config class (JSON or dotted keys): parsed into that
+    class, then handed to the VllmConfig field the flag names; for
+    --kv-transfer-config the connector's path follows (`connector_stages`)."""
+    value_class = f.config_class_of_value or ""
     cls = cat.config(value_class)
+    target_cls = f.config_class or "VllmConfig"
+    target_field = f.config_field or f.dest
+    owner = cat.config(target_cls)
+    fld = owner.field(target_field) if owner else None
     stages = [
         {
-            "stage": "1. command line to config object",
-            "what": f"argparse gives `{flag_name}` a type hook that validates the JSON text "
+            "stage": "command line to config object",
+            "what": f"argparse gives `{f.long_name}` a type hook that validates the JSON text "
             f"into {value_class} with pydantic's TypeAdapter(...).validate_json",
             "where": [x for x in [_site(cat, "cli.parse_dataclass"), str(cls.loc) if cls else None] if x],
         },
         {
-            "stage": "2. EngineArgs to VllmConfig",
+            "stage": f"EngineArgs to {target_cls}",
             "what": "EngineArgs receives the parsed object; create_engine_config puts it "
-            "into VllmConfig.kv_transfer_config",
+            f"into {target_cls}.{target_field}",
             "where": [x for x in [
                 _site(cat, "engine.from_cli_args"),
                 _site(cat, "engine.create_engine_config"),
-                _site(cat, "config.VllmConfig.kv_transfer_config"),
+                _site(cat, f"config.{target_cls}.{target_field}") or (str(fld.loc) if fld else None),
             ] if x],
         },
     ]
     if value_class == "KVTransferConfig":
-        sched = _sites(cat, "kv.create_connector_call.scheduler")
-        worker = _sites(cat, "kv.create_connector_call.worker") + _sites(cat, "kv.ensure_initialized_call")
-        stages.append({
-            "stage": "3. scheduler side",
+        stages += connector_stages(cat)
+    return numbered(stages)
+
+
+def connector_stages(cat: Catalog, name: Optional[str] = None) -> list[dict[str, Any]]:
+    """From kv_transfer_config to a running connector: the scheduler's and the workers'
+    instances, and the factory lookup by name (for one connector when ``name`` is given)."""
+    sched = _sites(cat, "kv.create_connector_call.scheduler")
+    worker = _sites(cat, "kv.create_connector_call.worker") + _sites(cat, "kv.ensure_initialized_call")
+    lookup = {
+        "stage": "factory lookup",
+        "what": "KVConnectorFactory looks the kv_connector name up in its registry "
+        "(module path and class name only) and imports the module on first use; "
+        "kv_connector_module_path loads an out-of-tree class instead",
+        "where": [x for x in [_site(cat, "kv.get_connector_class"), _site(cat, "kv.create_connector")] if x],
+    }
+    if name is None:
+        lookup["registry"] = [
+            {"name": k.name, "module": k.module, "class": k.class_name,
+             "registered_at": str(k.loc), "class_at": _site(cat, f"connector.{k.name}")}
+            for k in cat.connectors
+        ]
+    stages = [
+        {
+            "stage": "scheduler side",
             "what": "the scheduler creates the connector with role SCHEDULER when "
             "kv_transfer_config is set",
             "where": sched,
-        })
-        stages.append({
-            "stage": "4. worker side",
+        },
+        {
+            "stage": "worker side",
             "what": "each worker creates the connector with role WORKER",
             "where": worker,
-        })
-        stages.append({
-            "stage": "5. factory lookup",
-            "what": "KVConnectorFactory looks the kv_connector name up in its registry "
-            "(module path and class name only) and imports the module on first use; "
-            "kv_connector_module_path loads an out-of-tree class instead",
-            "where": [x for x in [_site(cat, "kv.get_connector_class"), _site(cat, "kv.create_connector")] if x],
-            "registry": [
-                {"name": k.name, "module": k.module, "class": k.class_name,
-                 "registered_at": str(k.loc), "class_at": _site(cat, f"connector.{k.name}")}
-                for k in cat.connectors
-            ],
-        })
-    return stages
+        },
+    ]
+    if name is None:
+        return stages + [lookup]
+    k = cat.connector(name)
+    named = {
+        "stage": "named in kv_transfer_config",
+        "what": f'--kv-transfer-config \'{{"kv_connector": "{name}", "kv_role": ...}}\' '
+        "selects it, on every node of the deployment",
+        "where": [x for x in [_site(cat, "config.VllmConfig.kv_transfer_config")] if x],
+    }
+    if k is not None:
+        lookup["what"] = (
+            f"KVConnectorFactory finds {name} in its registry ({k.module}.{k.class_name}, "
+            "registered without importing it) and imports the module when the connector "
+            "is first created"
+        )
+        lookup["where"] = [str(k.loc)] + lookup["where"]
+    return [named, lookup] + stages
 
 
 def flag_flow(cat: Catalog, f: Flag) -> list[dict[str, Any]]:
     if f.type == "config" and f.config_class_of_value:
-        return kv_flow(cat, f.config_class_of_value, f.long_name)
+        return config_flow(cat, f)
     stages = [{
         "stage": "1. command line",
         "what": f"argparse stores it as `{f.dest}`" + (f" (type {f.type})" if f.type else ""),

@@ -28,7 +28,9 @@ def render(doc: dict[str, Any], markdown: bool = False, colour: bool = False) ->
         if doc.get("removed"):
             r = doc["removed"]
             if r.get("replacement"):
-                out.append(f"replacement: {code(r['replacement'])}")
+                names = r["replacement"]
+                names = [names] if isinstance(names, str) else names
+                out.append("use instead: " + " or ".join(code(str(n)) for n in names))
             if r.get("note"):
                 out.append(r["note"])
     if "rule" in doc:
