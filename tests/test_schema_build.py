@@ -187,7 +187,9 @@ def test_serve_json_options_take_a_mapping_or_json_text_from_0_16() -> None:
     assert not ok(s, {"compilation-config": {"pass_config": {"fuse": "maybe"}}})
     assert not ok(s, {"compilation-config": None})  # not an optional option
     # nested class schemas live in $defs (definitions in draft-07) once each
-    assert set(s["definitions"]) == {"KVTransferConfig", "CompilationConfig", "PassConfig"}
+    assert set(s["definitions"]) == {
+        "KVTransferConfig", "CompilationConfig", "PassConfig", "_abbreviation",
+    }
     assert "derived" not in s["definitions"]["CompilationConfig"]["properties"]
 
 
@@ -195,7 +197,7 @@ def test_serve_json_options_before_0_16_take_json_text_only() -> None:
     s = build_schema(serve_catalog("0.15.1"), "serve")
     assert ok(s, {"kv-transfer-config": '{"kv_connector": "NixlConnector", "kv_role": "kv_both"}'})
     assert errors(s, {"kv-transfer-config": {"kv_connector": "NixlConnector"}}) == ["$.kv-transfer-config"]
-    assert "definitions" not in s
+    assert set(s["definitions"]) == {"_abbreviation"}  # no class schemas
     assert "Python text" in s["properties"]["kv-transfer-config"]["markdownDescription"]
 
 
@@ -222,9 +224,14 @@ def test_serve_keys_of_other_releases_are_rejected_with_a_message() -> None:
     h = History.of([old, new])
     s_new = build_schema(new, "serve", history=h)
     assert errors(s_new, {"gone": 1}) == ["$.gone"]
-    assert s_new["properties"]["gone"]["deprecationMessage"] == "--gone: removed after vLLM 0.20.2."
+    # vcfg's message and only it: no "Matches a schema that is not allowed" (`not`), no
+    # second, deprecation diagnostic
+    message = "--gone: removed after vLLM 0.20.2."
+    assert s_new["properties"]["gone"] == {
+        "const": message, "errorMessage": message, "doNotSuggest": True,
+    }
     s_old = build_schema(old, "serve", history=h)
-    assert s_old["properties"]["fresh"]["deprecationMessage"] == "--fresh: only from vLLM 0.33.0 on."
+    assert s_old["properties"]["fresh"]["errorMessage"] == "--fresh: only from vLLM 0.33.0 on."
     assert "Releases: 0.20.2" in s_old["properties"]["gone"]["markdownDescription"]
     # in every known release: nothing said
     assert "Releases" not in s_new["properties"]["max-num-seqs"]["markdownDescription"]
@@ -242,7 +249,7 @@ def test_serve_knowledge_pack_note_joins_the_message() -> None:
         connector_facts=lambda name, version: None,
     )
     s = build_schema(new, "serve", history=History.of([old, new]), knowledge=know)
-    assert s["properties"]["gone"]["deprecationMessage"] == (
+    assert s["properties"]["gone"]["errorMessage"] == (
         "--gone: removed after vLLM 0.20.2. folded into --kept. Use instead: --kept."
     )
 
@@ -250,10 +257,15 @@ def test_serve_knowledge_pack_note_joins_the_message() -> None:
 def test_lenient_and_strict_serve() -> None:
     lenient = build_schema(serve_catalog(), "serve")
     strict = build_schema(serve_catalog(), "serve", SchemaOptions(strict=True))
-    assert ok(lenient, {"max-num-seqz": 5})
-    assert errors(strict, {"max-num-seqz": 5}) == ["$"]
+    # a misspelt option: vLLM rejects it, and so do both schemas
+    assert errors(lenient, {"max-num-seqz": 5}) == ["$.max-num-seqz"]
+    assert errors(strict, {"max-num-seqz": 5}) == ["$.max-num-seqz"]
     kv = {"kv-transfer-config": {"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_conector": "x"}}
-    assert ok(lenient, kv) and not ok(strict, kv)
+    assert not ok(lenient, kv) and not ok(strict, kv)  # KVTransferConfig forbids extras
+    # what vLLM's parser accepts: an unambiguous prefix and a dotted key (default only)
+    assert ok(lenient, {"max-num-s": 5, "kv-transfer-config.kv_role": "kv_both"})
+    assert errors(strict, {"max-num-s": 5}) == ["$.max-num-s"]
+    assert errors(lenient, {"max": 5}) == ["$.max"]  # ambiguous: max-num-seqs, max-model-len
     assert strict["$id"].endswith("/0.33.0/serve.strict.schema.json")
 
 
@@ -317,14 +329,15 @@ def test_kv_transfer_removed_field_rejected_where_forbidden_ignored_before() -> 
     h = History.of([old, new])
     s = build_schema(new, "kv-transfer-config", history=h)
     assert errors(s, {"kv_role": "kv_both", "kv_buffer_size": "1e9"}) == ["$.kv_buffer_size"]
-    assert s["properties"]["kv_buffer_size"]["deprecationMessage"] == (
+    assert s["properties"]["kv_buffer_size"]["errorMessage"] == (
         "KVTransferConfig.kv_buffer_size: removed after vLLM 0.15.1."
     )
     s_old = build_schema(old, "kv-transfer-config", history=h)
     assert ok(s_old, {"kv_buffer_size": "1e9"}) and not ok(s_old, {"kv_buffer_size": "lots"})
-    # strict closes only classes that forbid extras
-    assert ok(build_schema(old, "kv-transfer-config", SchemaOptions(strict=True), history=h), {"x": 1})
-    assert not ok(build_schema(new, "kv-transfer-config", SchemaOptions(strict=True), history=h), {"x": 1})
+    # the default closes the classes that forbid extras; strict closes the others too
+    assert ok(build_schema(old, "kv-transfer-config", history=h), {"x": 1})
+    assert not ok(build_schema(new, "kv-transfer-config", history=h), {"x": 1})
+    assert not ok(build_schema(old, "kv-transfer-config", SchemaOptions(strict=True), history=h), {"x": 1})
 
 
 # --------------------------------------------------------------------------- env
@@ -437,3 +450,33 @@ def test_dumps_puts_each_property_on_one_line() -> None:
     line = next(ln for ln in text.splitlines() if ln.lstrip().startswith('"max-num-seqs"'))
     assert json.loads("{" + line.strip().rstrip(",") + "}")["max-num-seqs"] == s["properties"]["max-num-seqs"]
     assert common.dumps(s) == text  # stable
+
+
+# --------------------------------------------------------------------------- issue 17
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_real_serve_schema_bounds_misspellings_and_removed_keys(strict: bool) -> None:
+    from vcfg.catalog import store
+    from vcfg.schema.api import make_schema
+
+    cat, _ = store.load("0.33.0")
+    s = make_schema("serve", cat, strict=strict)
+    p = s["properties"]
+    # bounds vLLM's config classes state: CacheConfig.gpu_memory_utilization
+    # Field(gt=0, le=1), SchedulerConfig.max_num_seqs Field(ge=1)
+    assert p["gpu-memory-utilization"]["exclusiveMinimum"] == 0
+    assert p["gpu-memory-utilization"]["maximum"] == 1
+    assert errors(s, {"gpu-memory-utilization": 1.3}) == ["$.gpu-memory-utilization"]
+    assert errors(s, {"gpu-memory-utilization": 0}) == ["$.gpu-memory-utilization"]
+    assert errors(s, {"max-num-seqs": -4}) == ["$.max-num-seqs"]
+    assert errors(s, {"max_num_seqs": 0}) == ["$.max_num_seqs"]  # through the alias
+    assert ok(s, {"gpu-memory-utilization": 0.95, "max-num-seqs": 256, "tensor-parallel-size": 8})
+    # a misspelt option, which vLLM rejects
+    assert errors(s, {"gpu-memory-utilisation": 0.9}) == ["$.gpu-memory-utilisation"]
+    assert errors(s, {"max-num-seqz": 8}) == ["$.max-num-seqz"]
+    # a removed option: rejected with vcfg's message and nothing else
+    gone = p["max-seq-len-to-capture"]
+    assert gone["const"] == gone["errorMessage"] and "not" not in gone and "deprecationMessage" not in gone
+    assert gone["errorMessage"].startswith("--max-seq-len-to-capture: removed after vLLM ")
+    assert errors(s, {"max-seq-len-to-capture": 8192}) == ["$.max-seq-len-to-capture"]

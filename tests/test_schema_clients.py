@@ -38,7 +38,10 @@ EXPECTED = {
     ],
     ("0.33.0", "serve"): [
         ("$.dtype", "'bfloat17' is not one of"),
-        ("$['kv-transfer-config'].kv_buffer_size", "1000000000.0 should not be valid"),
+        ("$['kv-transfer-config'].kv_buffer_size",
+         "'KVTransferConfig.kv_buffer_size: removed after vLLM 0.31.0."),  # ... was expected
+        ("$['max-num-seqz']", "'not an option of `vllm serve` in vLLM 0.33.0"),
+        ("$['gpu-memory-utilization']", "1.3 is greater than the maximum of 1"),
     ],
     ("0.33.0", "kv-transfer-config"): [
         ("$.kv_connector_extra_config.cpu_bytes_to_use", "'80 GB' does not match"),
@@ -138,3 +141,38 @@ def test_yaml_language_server_completes_keys_and_reports_enum(yaml_ls) -> None: 
     hover = client.hover(uri, 2, 2)
     value = hover["contents"]["value"] if isinstance(hover["contents"], dict) else str(hover["contents"])
     assert "Choices:" in value and "`ModelConfig.dtype`" in value
+
+
+MISTAKES_YAML = """\
+# yaml-language-server: $schema={schema}
+model: Qwen/Qwen3-8B
+gpu-memory-utilisation: 0.9
+max-seq-len-to-capture: 8192
+gpu-memory-utilization: 1.3
+max-num-seqs: -4
+max-num-seq: 64
+tensor-parallel-size: 2
+"""
+
+
+@pytest.mark.slow
+def test_yaml_language_server_flags_misspelt_removed_and_out_of_bounds(yaml_ls) -> None:  # type: ignore[no-untyped-def]
+    """Issue 17: in the default schema a misspelt key is flagged, a removed key carries
+    vcfg's message alone (no "Matches a schema that is not allowed"), bounds hold."""
+    client, root = yaml_ls
+    doc = root / "mistakes.yaml"
+    text = MISTAKES_YAML.format(schema=(SCHEMAS / "0.33.0" / "serve.schema.json").as_posix())
+    doc.write_text(text)
+    uri = doc.as_uri()
+    client.open(uri, text)
+    diags = client.diagnostics(uri, timeout=60, want=5)
+    by_line: dict[int, list[str]] = {}
+    for d in diags:
+        by_line.setdefault(d["range"]["start"]["line"], []).append(d["message"])
+    assert not any("Matches a schema that is not allowed" in m for ms in by_line.values() for m in ms), diags
+    assert len(by_line.get(2, [])) == 1 and "not an option of `vllm serve`" in by_line[2][0], diags
+    assert by_line.get(3) and len(by_line[3]) == 1, diags  # removed: one message, vcfg's
+    assert by_line[3][0].startswith("--max-seq-len-to-capture: removed after vLLM"), diags
+    assert by_line.get(4) and by_line.get(5), diags  # 1.3 > 1, -4 < 1
+    assert [m for m in by_line.get(6, [])] and "abbreviation" in by_line[6][0], diags  # a warning
+    assert 7 not in by_line, diags

@@ -1,6 +1,6 @@
 """A schema error and a lint error never disagree: wherever the committed serve schema
 rejects a key of a `vllm serve --config` file, `vcfg lint` reports that key too (lint
-knows more, for example bounds and unknown keys the lenient schema lets pass)."""
+knows more, for example the value of a quoted number)."""
 
 import json
 import re
@@ -38,7 +38,7 @@ def test_schema_errors_are_lint_findings(path):
                 if d.severity in ("error", "warning")]
     lines = _key_lines(text)
     for e in errors:
-        key = e.path[0]
+        key = e.path[0]  # an unknown key too: its value fails `additionalProperties`
         first, last = lines[key]
         assert any(first <= d.span.line <= last for d in findings), (
             f"the schema rejects {list(e.path)} ({e.message[:80]}) but lint says nothing there")

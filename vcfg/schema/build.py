@@ -102,7 +102,10 @@ def build_schema(
     title = _TITLES.get(kind, "vLLM " + kind + " (vLLM {v})").format(v=v)
     desc = _DESCRIPTIONS.get(kind, "The JSON form of `" + kind + "` in vLLM {v}.").format(v=v)
     if options.strict:
-        desc += " Strict: unknown keys are rejected where vLLM rejects them."
+        desc += (
+            " Strict: unknown keys are rejected also where vLLM ignores them, and "
+            "abbreviated or dotted option names are not accepted."
+        )
     schema = c.header(c.schema_id(v, kind, options.strict, options.draft), options.draft, title, comment, desc)
     schema.update(body)
     if ctx.defs:

@@ -4,9 +4,10 @@
 vLLM validates such JSON with pydantic (``TypeAdapter(cls).validate_json``, 0.33.0
 engine/arg_utils.py:369-375), in lax mode: numeric text is read as a number.  A class
 with ``extra_forbid`` (every ``@config`` class from 0.16.0 on) rejects unknown keys;
-older ones ignore them.  The lenient schema leaves objects open, the strict one
-closes those whose class forbids extras.  Keys this release lacks but another bundled
-release has are always described, and rejected where the class forbids extras.
+older ones ignore them.  Both schemas close the objects whose class forbids extras
+(a misspelt key fails at parse time in vLLM); the strict one closes the others too.  Keys this
+release lacks but another bundled release has are always described, and rejected, with
+that message alone, where the class forbids extras.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ def class_schema(ctx: Context, name: str) -> dict[str, Any]:
     }
     if required:
         out["required"] = required
-    if ctx.strict and cls.extra_forbid:
+    # vLLM rejects an unknown key where the class forbids extras: so do both schemas;
+    # the strict one also where vLLM ignores it (a key that does nothing is a mistake)
+    if cls.extra_forbid or ctx.strict:
         out["additionalProperties"] = False
     if name == KV_TRANSFER_CLASS:
         from vcfg.schema.kvtransfer import add_connectors
@@ -114,5 +117,7 @@ def _absent(ctx: Context, cls: ConfigClass, qualified: str, note: str) -> dict[s
     known = entry.sentences() if entry is not None else None
     message = f"{qualified}: {note}." + (f" {known}" if known else "")
     if cls.extra_forbid:
-        return {"not": {}, "doNotSuggest": True, "deprecationMessage": message}
+        from vcfg.schema.serve import removed_key
+
+        return removed_key(message)
     return {"doNotSuggest": True, "deprecationMessage": message + " This release ignores it."}

@@ -5,9 +5,17 @@ completion) and with underscores (accepted, not offered), see `vcfg.schema.loade
 for how vLLM reads the file.  Values follow the option's type; JSON-valued options
 take a mapping with their config class's schema (from 0.16.0 on) or a string holding
 JSON.  Keys of other releases are described and rejected (vLLM's parser rejects an
-unknown option in every release); other unknown keys are allowed by the lenient
-schema (options a platform plugin adds, argparse's unambiguous prefixes) and
-rejected by the strict one.
+unknown option in every release).
+
+Both schemas reject an unknown top-level key, as vLLM's parser does in every release
+(argparse: "unrecognized arguments"): a misspelt option is flagged in the editor.  What
+vLLM's parser does accept without being a key here is matched by patterns in the
+default schema (the strict one rejects them): argparse's unambiguous prefixes
+(`max-num-seq` for `max-num-seqs`, with a warning to write the whole name) and dotted
+keys of JSON-valued options (`kv-transfer-config.kv_role`).
+A key of another release fails with vcfg's message alone (`removed_key`).  Bounds that
+vLLM's config classes state (`Field(gt=0, le=1)` of `CacheConfig.gpu_memory_utilization`)
+bound the option's number.
 """
 
 from __future__ import annotations
@@ -129,7 +137,7 @@ def _help(ctx: Context, flag: Flag) -> Optional[str]:
 def flag_property(ctx: Context, flag: Flag, name: str) -> dict[str, Any]:
     target, list_valued = _json_target(ctx, flag) if mappings_work(ctx.version) else (None, False)
     value = flag_value(flag, target, mappings=mappings_work(ctx.version), list_valued=list_valued)
-    value = with_default(value, flag.default)
+    value = with_default(_bounded(ctx, flag, value), flag.default)
     json_class = flag.config_class_of_value if flag.type == "config" else None
     prop = {**value, "markdownDescription": d.compose(_words(ctx, flag, name, json_class), _help(ctx, flag))}
     if flag.deprecated:
@@ -147,11 +155,100 @@ def _negative_property(flag: Flag, name: str, primary: str) -> dict[str, Any]:
     }
 
 
+def removed_key(message: str) -> dict[str, Any]:
+    """A key that is rejected with ``message`` and nothing else.  Its value must equal
+    the message itself, which no real value does: yaml-language-server then shows the
+    schema's ``errorMessage`` in place of its own text, and check-jsonschema prints the
+    message as the value it expected.  (``not: {}`` adds "Matches a schema that is not
+    allowed.", a ``deprecationMessage`` beside it a second diagnostic, and an empty
+    ``enum`` is an invalid schema to yaml-language-server's meta-schema check.)"""
+    return {"const": message, "errorMessage": message, "doNotSuggest": True}
+
+
 def _absent_property(ctx: Context, name: str, note: str) -> dict[str, Any]:
     entry = ctx.knowledge.removed_flag(f"--{name}", ctx.version) if ctx.knowledge is not None else None
     known = entry.sentences() if entry is not None else None
     message = f"--{name}: {note}." + (f" {known}" if known else "")
-    return {"not": {}, "doNotSuggest": True, "deprecationMessage": message}
+    return removed_key(message)
+
+
+def _bounded(ctx: Context, flag: Flag, value: dict[str, Any]) -> dict[str, Any]:
+    """The value with the bounds of the config field behind the flag, where vLLM's
+    source states them; numbers only (a quoted number is text to JSON Schema)."""
+    if not (flag.config_class and flag.config_field) or "anyOf" in value:
+        return value
+    cls = ctx.cat.config(flag.config_class)
+    fld = cls.field(flag.config_field) if cls is not None else None
+    types = value.get("type")
+    types = [types] if isinstance(types, str) else (types or [])
+    if fld is None or fld.constraint is None or not {"integer", "number"} & set(types):
+        return value
+    from vcfg.schema.values import constrain
+
+    return constrain(value, fld.constraint)
+
+
+def _pattern_words(word: str) -> str:
+    """A regex for ``word`` in which every dash may also be an underscore."""
+    import re
+
+    return "[-_]".join(re.escape(part) for part in word.split("-"))
+
+
+#: the one schema every abbreviation pattern refers to (a message per option would
+#: add ~90 KiB to each serve schema)
+ABBREVIATION = "_abbreviation"
+ABBREVIATION_SCHEMA = {
+    "doNotSuggest": True,
+    "deprecationMessage": "an abbreviation: vLLM's parser takes the start of an option's "
+    "name while it is the only option that starts so; write the whole name (it breaks "
+    "when a release adds an option with the same start)",
+}
+
+
+def abbreviation_patterns(names: list[str]) -> dict[str, dict[str, Any]]:
+    """argparse's allow_abbrev: a key that is the start of exactly one option string
+    (and not itself one) is that option (vcfg.launch.args.ArgResolver.lookup does the
+    same on a command line).  One pattern per option: its shortest unique prefix, then
+    each further character optional, stopping one short of the whole name."""
+    import re
+
+    out: dict[str, dict[str, Any]] = {}
+    ordered = sorted(set(names))
+    for name in ordered:
+        for n in range(1, len(name)):
+            head = name[:n]
+            if sum(1 for o in ordered if o.startswith(head)) == 1:
+                break
+        else:
+            continue
+        rest = name[n:-1]
+        pattern = _pattern_words(head)
+        tail = ""
+        for ch in reversed(rest):
+            part = "[-_]" if ch == "-" else re.escape(ch)
+            tail = f"({part}{tail})?"
+        out[f"^{pattern}{tail}$"] = {"$ref": f"#/$defs/{ABBREVIATION}"}
+    return out
+
+
+def dotted_patterns(ctx: Context) -> dict[str, dict[str, Any]]:
+    """``kv-transfer-config.kv_role: kv_both``: vLLM merges dotted keys of a
+    JSON-valued option into its JSON (`vcfg lint` checks the merged value)."""
+    names = sorted(
+        long_names(f)[0]
+        for f in ctx.cat.flags
+        if f.type in ("json", "config", "dict_or_str") and long_names(f)
+    )
+    if not names:
+        return {}
+    alt = "|".join(_pattern_words(n) for n in names)
+    return {
+        f"^({alt})\\.": {
+            "doNotSuggest": True,
+            "description": "a dotted key: merged into the option's JSON value",
+        }
+    }
 
 
 
@@ -183,10 +280,12 @@ def serve_properties(ctx: Context) -> dict[str, Any]:
         # `allOf` keeps `doNotSuggest` beside the reference: next to a bare `$ref` it is
         # ignored in draft-07, and yaml-language-server drops it
         props[under] = {"allOf": [{"$ref": f"#/properties/{name}"}], "doNotSuggest": True}
-    # options of other releases: vLLM rejects them here
+    # options of other releases: vLLM rejects them here (unless one is the start of
+    # exactly one option of this release: then argparse takes it as that option)
+    options = [s[2:] for f in ctx.cat.flags for s in f.option_strings if s.startswith("--")]
     for opt in ctx.history.names("flag"):
         name = opt[2:]
-        if name in props:
+        if name in props or sum(1 for o in options if o.startswith(name)) == 1:
             continue
         note = ctx.history.absent_note("flag", opt, ctx.version)
         if note is None:
@@ -198,6 +297,14 @@ def serve_properties(ctx: Context) -> dict[str, Any]:
 def serve_schema_body(ctx: Context) -> dict[str, Any]:
     props = serve_properties(ctx)
     body: dict[str, Any] = {"type": "object", "properties": props}
-    if ctx.strict:
-        body["additionalProperties"] = False
+    if not ctx.strict:  # strict: only the whole, undotted names
+        options = [s[2:] for f in ctx.cat.flags for s in f.option_strings if s.startswith("--")]
+        body["patternProperties"] = {**dotted_patterns(ctx), **abbreviation_patterns(options)}
+        ctx.defs[ABBREVIATION] = dict(ABBREVIATION_SCHEMA)
+    # a schema, not `false`: with `false` and the patterns above, validators list every
+    # pattern in the message; this way the path names the key and the message is ours
+    body["additionalProperties"] = removed_key(
+        f"not an option of `vllm serve` in vLLM {ctx.version}: vLLM stops with "
+        "\"unrecognized arguments\" (`vcfg lint` names the nearest option)"
+    )
     return body

@@ -79,7 +79,7 @@ class _Union:
         return parts[0] if len(parts) == 1 else {"anyOf": parts}
 
 
-def _constrain(schema: dict[str, Any], con: Optional[Constraint]) -> dict[str, Any]:
+def constrain(schema: dict[str, Any], con: Optional[Constraint]) -> dict[str, Any]:
     if con is None:
         return schema
     out = dict(schema)
@@ -211,7 +211,7 @@ def field_value(f: ConfigField, ref: Callable[[str], Optional[str]],
         for v in f.choices:  # choices from an Enum or a validator: suggest, do not bind
             if v is not None and v not in u.enum:
                 u.enum.append(v)
-    return _constrain(u.schema(), f.constraint)
+    return constrain(u.schema(), f.constraint)
 
 
 # --------------------------------------------------------------------------- flags
