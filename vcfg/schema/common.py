@@ -164,3 +164,13 @@ def _fmt(value: Any, depth: int, leaf: bool = False, is_map: bool = False) -> st
         for k, v in value.items()
     ]
     return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
+
+
+def removed_key(message: str) -> dict[str, Any]:
+    """A key that is rejected with ``message`` and nothing else.  Its value must equal
+    the message itself, which no real value does: yaml-language-server then shows the
+    schema's ``errorMessage`` in place of its own text, and check-jsonschema prints the
+    message as the value it expected.  (``not: {}`` adds "Matches a schema that is not
+    allowed.", a ``deprecationMessage`` beside it a second diagnostic, and an empty
+    ``enum`` is an invalid schema to yaml-language-server's meta-schema check.)"""
+    return {"const": message, "errorMessage": message, "doNotSuggest": True}

@@ -117,7 +117,7 @@ def _absent(ctx: Context, cls: ConfigClass, qualified: str, note: str) -> dict[s
     known = entry.sentences() if entry is not None else None
     message = f"{qualified}: {note}." + (f" {known}" if known else "")
     if cls.extra_forbid:
-        from vcfg.schema.serve import removed_key
+        from vcfg.schema.common import removed_key
 
         return removed_key(message)
     return {"doNotSuggest": True, "deprecationMessage": message + " This release ignores it."}

@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from vcfg.catalog.model import Flag
 from vcfg.schema import describe as d
+from vcfg.schema.common import removed_key
 from vcfg.schema.configs import class_ref
 from vcfg.schema.context import Context
 from vcfg.schema.loader import mappings_work
@@ -153,16 +154,6 @@ def _negative_property(flag: Flag, name: str, primary: str) -> dict[str, Any]:
             f"`true` turns `{primary}` off; `false` does nothing."
         ),
     }
-
-
-def removed_key(message: str) -> dict[str, Any]:
-    """A key that is rejected with ``message`` and nothing else.  Its value must equal
-    the message itself, which no real value does: yaml-language-server then shows the
-    schema's ``errorMessage`` in place of its own text, and check-jsonschema prints the
-    message as the value it expected.  (``not: {}`` adds "Matches a schema that is not
-    allowed.", a ``deprecationMessage`` beside it a second diagnostic, and an empty
-    ``enum`` is an invalid schema to yaml-language-server's meta-schema check.)"""
-    return {"const": message, "errorMessage": message, "doNotSuggest": True}
 
 
 def _absent_property(ctx: Context, name: str, note: str) -> dict[str, Any]:
