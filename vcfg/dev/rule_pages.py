@@ -24,6 +24,10 @@ def page(r: Rule) -> str:
         out += ["## Why it matters\n", r.why + "\n"]
     if r.when_vllm_fails:
         out += ["## When vLLM would fail\n", r.when_vllm_fails[0].upper() + r.when_vllm_fails[1:] + ".\n"]
+    if r.sources:
+        out += ["## Where vLLM checks it\n"]
+        out += [f"- vLLM {s.split(':', 1)[0].removeprefix('vllm@')}: `{s.split(':', 1)[1]}`" for s in r.sources]
+        out.append("")
     if r.example_files:
         out += ["## Files beside the example\n"]
         for name, content in r.example_files:

@@ -45,6 +45,9 @@ class Rule:
     #: files the example needs beside the script: (relative path, content), e.g. a
     #: model's config.json or a .vcfg.toml
     example_files: tuple[tuple[str, str], ...] = ()
+    #: where vLLM enforces or assumes what the rule checks: ``vllm@X.Y.Z:path:line``,
+    #: one per release where the check changes form (the first and the newest)
+    sources: tuple[str, ...] = ()
     #: the fixes its findings may carry (``vcfg lint --fix``; unsafe ones need
     #: ``--unsafe-fixes``)
     fixes: tuple[FixInfo, ...] = ()
