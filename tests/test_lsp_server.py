@@ -107,7 +107,9 @@ def test_completion_in_each_position_over_the_wire(client):
     got = c.completion(uri, line, col)
     item = next(i for i in got["items"] if i["label"] == "--gpu-memory-utilization")
     assert item["detail"].startswith("float") and "0.9" in item["detail"]
-    assert item["textEdit"]["range"]["start"] == {"line": line, "character": 0}
+    # the edit replaces the whole option, also the part right of the cursor
+    assert item["textEdit"]["range"] == {"start": {"line": line, "character": 0},
+                                         "end": {"line": line, "character": len("--gpu-memory-utilization")}}
     # a variable after export
     line, col = position_of(text, "VLLM_RPC_TIMEOUT", len("VLLM_RPC"))
     assert "VLLM_RPC_TIMEOUT" in c.labels(uri, line, col)

@@ -321,7 +321,12 @@ def complete(ls: VcfgServer, params: t.CompletionParams) -> t.CompletionList:
         return t.CompletionList(is_incomplete=False, items=[])
     cur = context.at(sp.lines, sp.line, sp.col, sp.style, completion.json_flags(sp.target.catalog))
     items, cut = completion.complete(cur, sp.target, sp.lines, sp.line)
-    rng = t.Range(sp.position(cur.start), sp.position(sp.col))
+    # replace the whole name the cursor is in, not only what is left of the cursor
+    end = sp.col
+    rest = sp.lines[sp.line] if sp.line < len(sp.lines) else ""
+    while end < len(rest) and context.NAME_CHARS.match(rest[end]):
+        end += 1
+    rng = t.Range(sp.position(cur.start), sp.position(end))
     out = []
     for i, it in enumerate(items):
         out.append(t.CompletionItem(
