@@ -117,6 +117,7 @@ def main() -> None:
             c.diagnostics(uri, version=v)
             warm.append(time.perf_counter() - t1)
 
+        served = c.command("vcfg.stats")
         spots = [position_of(text, "--max-num-seqs", len("--max-n")),
                  position_of(text, '"kv_role"', len('"kv_r')),
                  position_of(text, "VLLM_LOGGING_LEVEL", len("VLLM_LOG"))]
@@ -148,10 +149,10 @@ def main() -> None:
     print(f"  server start + first diagnostics  {ms(start)}   ({len(first)} findings)")
     print(f"  warm diagnostics after a change   {ms(statistics.median(warm))} median  {ms(pct(warm, 0.99))} p99"
           f"   (over stdio, {len(warm)} changes, debounce 0)")
-    if stats.get("publish_ms"):
-        lint_ms = stats["lint_ms"][-len(warm):]
-        pub_ms = stats["publish_ms"][-len(warm):]
-        cpu_ms = stats["lint_cpu_ms"][-len(warm):]
+    if served.get("publish_ms"):
+        lint_ms = served["lint_ms"][-len(warm):]
+        pub_ms = served["publish_ms"][-len(warm):]
+        cpu_ms = served["lint_cpu_ms"][-len(warm):]
         print(f"    of which in the server: lint {statistics.median(lint_ms):6.2f} ms median "
               f"({statistics.median(cpu_ms):.2f} ms CPU), lint + publish {statistics.median(pub_ms):6.2f} ms median, "
               f"{pct(pub_ms, 0.99):6.2f} ms p99")

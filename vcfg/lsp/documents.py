@@ -51,6 +51,8 @@ class LintOutcome:
     elapsed_ms: float = 0.0
     #: CPU time of this process (less sensitive to other load on the machine)
     cpu_ms: float = 0.0
+    #: not yet published (the server times only the pushes that linted)
+    fresh: bool = True
 
 
 @record

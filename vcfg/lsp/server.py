@@ -109,7 +109,9 @@ class VcfgServer(LanguageServer):
         diags, outcome = self.lint(doc)
         self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags,
                                                                            version=doc.version))
-        self.timings.append((outcome.elapsed_ms, (time.perf_counter() - t0) * 1000, outcome.cpu_ms))
+        if outcome.fresh:
+            self.timings.append((outcome.elapsed_ms, (time.perf_counter() - t0) * 1000, outcome.cpu_ms))
+            outcome.fresh = False
 
     def schedule(self, uri: str, delay_ms: Optional[int] = None) -> None:
         """Lint ``uri`` after the debounce delay (a newer change restarts it)."""
