@@ -269,3 +269,31 @@ def test_a_braced_doc_placeholder_is_a_placeholder(tmp_path):
 def test_brace_expansion_is_not_a_placeholder():
     (inv,) = serves("vllm serve m --x {a,b} --y {1..2}\n")
     assert texts(inv) == ["m", "--x", "a", "b", "--y", "1", "2"]
+
+
+# --------------------------------------------------------------------------- found by the bash oracle
+
+
+def test_a_launch_over_ssh_is_read_from_the_remote_command():
+    src = (
+        "H=10.0.0.3\nexport VLLM_X=1\n"
+        "ssh -p 2222 $H \"vllm serve m --port 8020 --kv-transfer-config '{\\\"kv_role\\\":\\\"kv_consumer\\\"}'\" &\n"
+    )
+    (inv,) = serves(src)
+    assert texts(inv) == ["m", "--port", "8020", "--kv-transfer-config", '{"kv_role":"kv_consumer"}']
+    assert inv.wrappers[0] == "ssh" and not inv.inherits_env and inv.background
+    # the JSON's characters map back into the ssh string
+    line, col = inv.args[-1].char_span(0).line, inv.args[-1].char_span(0).col
+    assert (line, col) == (3, src.splitlines()[2].index("{") + 1)
+
+
+def test_printf_output_is_computed():
+    (inv,) = serves('n=7\nvllm serve m --name "run-$(printf %04d $n)-$(printf \'%s_%s\' a b)"\n')
+    assert texts(inv)[-1] == "run-0007-a_b"
+
+
+def test_tilde_is_home_when_home_is_known():
+    (inv,) = serves("vllm serve ~/models/m\n", environ={"HOME": "/home/u"})
+    assert texts(inv) == ["/home/u/models/m"]
+    (inv,) = serves("vllm serve ~/models/m\n")
+    assert texts(inv) == [None]

@@ -411,6 +411,8 @@ def _basename(s: str) -> str:
 
 _BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
 _STOPS = frozenset({"kill", "wait", "pkill", "killall"})
+#: ssh's options that take a value
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 _PY_RE = re.compile(r"python(\d+(\.\d+)?)?\Z")
 #: ``{your model directory}``, ``{model_path}``: words, no JSON, no brace expansion
 _PLACEHOLDER_RE = re.compile(r"\{[A-Za-z][A-Za-z0-9_ ./-]*\}\Z")
@@ -1713,6 +1715,9 @@ class _Interp:
                         continue
                     break
                 continue
+            if b == "ssh" and i + 1 < n:
+                self.ssh(argv[i:], ctx, span)
+                return
             if b in ("bash", "sh", "zsh", "dash") and i + 1 < n:
                 j = i + 1
                 cmd = None
@@ -1804,6 +1809,43 @@ class _Interp:
             return
         self.add_invocation(kind, entry, argv, args, sub, env_prefix, unsets, inherits, ctx, span,
                             redirects, wrappers)
+
+    def ssh(self, argv: list[Word], ctx: _Ctx, span: Span) -> None:
+        """``ssh [options] HOST COMMAND...``: the words after the host, joined with
+        spaces, are a string the remote shell runs (on another machine: the script's
+        environment does not reach it)."""
+        i, n = 1, len(argv)
+        while i < n:
+            t = argv[i].text
+            if t is None:
+                return
+            if t == "--":
+                i += 1
+                break
+            if t.startswith("-") and len(t) > 1:
+                i += 2 if t[-1] in _SSH_VALUED and len(t) == 2 else 1
+                continue
+            break
+        host = argv[i] if i < n else None
+        rest = argv[i + 1 :]
+        if host is None or not rest:
+            return
+        acc = _Acc()
+        for k, w in enumerate(rest):
+            if k:
+                acc.text(" ", [Run(acc.n, 1, w.span, False)])
+            acc.word(w, False)
+        remote = acc.finish(span, "")[0]
+        if not remote.known:
+            if any((w.text or w.value).find("vllm") >= 0 for w in rest):
+                self.unknown("command", f"a command run over ssh that vcfg cannot compute "
+                             f"({remote.describe_unknown()})", span)
+            return
+        before = len(self.invocations)
+        self.run_nested(remote, ctx._replace(container=True), span, "ssh")
+        for k in range(before, len(self.invocations)):
+            inv = self.invocations[k]
+            self.invocations[k] = inv._replace(wrappers=("ssh",) + inv.wrappers, inherits_env=False)
 
     def vllm_cli(self, rest: Sequence[Word], prog: str) -> tuple[Optional[str], str, list[Word], tuple[str, ...]]:
         if not rest:
@@ -2085,7 +2127,12 @@ class _Interp:
             if not quoted and not assignment and self.data[a : a + 1] == b"~" and acc.n == 0:
                 end = self.data.find(b"/", a, node.end_byte)
                 end = node.end_byte if end < 0 else end
-                acc.hole("the home directory (~)", self.loc.span(a, end), False)
+                home = self._var_word("HOME", self.loc.span(a, end)) if end == a + 1 else None
+                if home is not None and home.known and home.value:
+                    acc.text(home.value, [Run(acc.n, len(home.value), self.loc.span(a, end), False)])
+                    acc.started = True
+                else:
+                    acc.hole("the home directory (~)", self.loc.span(a, end), False)
                 a = end
             self._lit_escapes(acc, a, node.end_byte, "unquoted" if not quoted else "quoted-word")
             return
@@ -2962,9 +3009,64 @@ def _assume(w: Word, note: str) -> Word:
     return Word(w.value, w.span, w.raw, w.runs, w.holes, w.quoted, w.assumptions + (note,))
 
 
+_PRINTF_SPEC = re.compile(r"%([-+ 0#]*)(\d*)(?:\.(\d+))?([diouxXsc%])")
+_PRINTF_ESC = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "r": "\r", "v": "\v", "f": "\f", "e": "\x1b"}
+
+
+def _printf(fmt: str, args: list[str]) -> Optional[str]:
+    """bash's ``printf FORMAT ARGS...`` for the common conversions (the format is
+    reused while arguments remain), or None for anything else."""
+    if "\\" in fmt:
+        out = []
+        i = 0
+        while i < len(fmt):
+            if fmt[i] == "\\" and i + 1 < len(fmt):
+                if fmt[i + 1] not in _PRINTF_ESC:
+                    return None
+                out.append(_PRINTF_ESC[fmt[i + 1]])
+                i += 2
+                continue
+            out.append(fmt[i])
+            i += 1
+        fmt = "".join(out)
+    specs = [m for m in _PRINTF_SPEC.finditer(fmt) if m.group(4) != "%"]
+    if "%" in _PRINTF_SPEC.sub("", fmt):
+        return None  # a conversion not modelled
+    pieces: list[str] = []
+    k = 0
+    while True:
+        def conv(m: "re.Match[str]") -> str:
+            nonlocal k
+            flags, width, prec, c = m.groups()
+            if c == "%":
+                return "%"
+            a = args[k] if k < len(args) else ""
+            k += 1
+            if c in "diouxX":
+                try:
+                    v = int(a, 0) if a.strip() else 0
+                except ValueError:
+                    raise ValueError(a) from None
+                c = "d" if c == "i" or c == "u" else c
+                return ("%" + flags + width + ("." + prec if prec else "") + c) % v
+            if c == "c":
+                return a[:1]
+            return ("%" + flags + width + ("." + prec if prec else "") + "s") % a
+        try:
+            pieces.append(_PRINTF_SPEC.sub(conv, fmt))
+        except (ValueError, TypeError):
+            return None
+        if not specs or k >= len(args) or len(pieces) > 4096:
+            break
+    return "".join(pieces)
+
+
 def _simple_output(argv: list[Word]) -> Optional[str]:
-    """The output of a few pure commands: ``seq``."""
+    """The output of a few pure commands: ``seq``, ``printf`` (no ``-v``)."""
     name = argv[0].value
+    if name == "printf" and len(argv) > 1 and not argv[1].value.startswith("-"):
+        out = _printf(argv[1].value, [w.value for w in argv[2:]])
+        return out.rstrip("\n") if out is not None else None
     if name == "seq":
         try:
             nums = [int(w.value) for w in argv[1:]]
