@@ -623,7 +623,11 @@ def bench_compare(
 @main.command("plan")
 @click.option("--model", "model_dir", type=click.Path(), help="a local model directory (with config.json)")
 @click.option("--model-config", "model_config", type=click.Path(), help="a config.json file")
-@click.option("--gpus", type=int, required=True, help="how many GPUs in all")
+@click.option("--gpus", type=int, help="how many GPUs in all (default: --nodes x --gpus-per-node)")
+@click.option("--gpus-per-node", type=int, help="GPUs of each node: print each node's launch command")
+@click.option("--pd", is_flag=True, help="with --gpus-per-node: prefill on half the nodes, decode on the rest")
+@click.option("--head-address", default="10.0.0.1", show_default=True,
+              help="node 0's address in the printed commands (the others follow it)")
 @click.option("--gpu-memory", default="141GiB", show_default=True, help="memory of one GPU")
 @click.option("--nodes", type=int, default=1, show_default=True, help="nodes the GPUs are spread over")
 @click.option("--max-model-len", type=int, help="default: the model's limit from config.json")
@@ -633,7 +637,10 @@ def bench_compare(
 def plan_cmd(
     model_dir: Optional[str],
     model_config: Optional[str],
-    gpus: int,
+    gpus: Optional[int],
+    gpus_per_node: Optional[int],
+    pd: bool,
+    head_address: str,
     gpu_memory: str,
     nodes: int,
     max_model_len: Optional[int],
@@ -651,6 +658,16 @@ def plan_cmd(
     from vcfg.plan.model_facts import load_facts
     from vcfg.plan.render import render_json, render_text
 
+    if gpus_per_node is not None:
+        if gpus_per_node < 1:
+            raise VcfgError(f"--gpus-per-node must be at least 1, got {gpus_per_node}")
+        if gpus is not None and gpus != nodes * gpus_per_node:
+            raise VcfgError(f"--gpus {gpus} is not --nodes {nodes} x --gpus-per-node {gpus_per_node}")
+        gpus = nodes * gpus_per_node
+    if gpus is None:
+        raise VcfgError("give --gpus, or --nodes and --gpus-per-node")
+    if pd and (gpus_per_node is None or nodes < 2):
+        raise VcfgError("--pd needs --gpus-per-node and at least 2 nodes (prefill and decode nodes)")
     facts = load_facts(model=model_dir, config_file=model_config)
     request = PlanRequest(
         gpus=gpus,
@@ -661,11 +678,25 @@ def plan_cmd(
         gpu_memory_utilization=gpu_memory_utilization,
     )
     result = plan(facts, request)
+    per_node = None
+    if gpus_per_node is not None:
+        from pathlib import Path
+
+        from vcfg.plan.nodes import per_node_plan
+
+        per_node = per_node_plan(facts, request, result, nodes, gpus_per_node, pd, head_address,
+                                 model_dir or str(Path(model_config or ".").parent))
     if fmt == "json":
-        echo_json(render_json(result))
+        doc = render_json(result)
+        if per_node is not None:
+            doc["nodes"] = per_node.to_json()
+        echo_json(doc)
     else:
         click.echo(render_text(result), nl=False)
-    sys.exit(EXIT_OK if result.feasible else EXIT_FINDINGS)
+        if per_node is not None:
+            click.echo(per_node.text(), nl=False)
+    ok = result.feasible and (per_node is None or per_node.launches)
+    sys.exit(EXIT_OK if ok else EXIT_FINDINGS)
 
 
 if __name__ == "__main__":
