@@ -34,7 +34,7 @@ from vcfg.records import field, record
 _MENTIONS_TOOL_VCFG = re.compile(r"""^\s*(\[\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
 
 _KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory",
-         "deployments"}
+         "deployments", "exclude"}
 
 
 @record
@@ -50,6 +50,9 @@ class LintConfig:
     path: Optional[Path] = None
     #: ``[tool.vcfg.deployments.NAME]`` tables (vcfg.lint.deployments.DeploymentSpec)
     deployments: list[Any] = field(default_factory=list)
+    #: globs a folder lint skips: a file or folder name, or a path relative to the
+    #: config's folder (vcfg.launch.walk)
+    exclude: list[str] = field(default_factory=list)
 
     def enabled(self, code: str, file: Optional[str] = None) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -108,6 +111,10 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
             cfg.gpu_memory = parse_size(str(gm))
         except VcfgError as e:
             raise VcfgError(f"{origin}: gpu-memory: {e.message}", hint=e.hint) from e
+    ex = table.get("exclude", [])
+    if not isinstance(ex, list) or not all(isinstance(v, str) for v in ex):
+        raise VcfgError(f"{origin}: exclude must be a list of globs")
+    cfg.exclude = ex
     if "deployments" in table:
         from vcfg.lint.deployments import parse_specs
 

@@ -79,36 +79,17 @@ def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: igno
     return hit
 
 
-def expand_paths(paths: Iterable[str]) -> list[str]:
+def expand_paths(paths: Iterable[str], config: Optional[LintConfig] = None) -> list[str]:
     """The files to lint: each path named, and in each folder the files a reader may
-    take (`vcfg.launch.read.candidates`)."""
-    from vcfg.launch.read import candidates
+    take, minus what .gitignore and the project's ``exclude`` leave out
+    (`vcfg.launch.walk`)."""
+    from vcfg.launch.walk import expand
 
-    out: list[str] = []
-    for p in paths:
-        if p == "-":
-            out.append(p)
-            continue
-        path = Path(p)
-        if path.is_dir():
-            for f in sorted(path.rglob("*")):
-                if f.is_file() and candidates(str(f), _head(f)):
-                    out.append(str(f))
-        elif path.exists():
-            out.append(p)
-        else:
-            raise VcfgError(f"{p}: no such file or directory")
-    return out
-
-
-def _head(f: Path) -> bytes:
-    if "." in f.name.lstrip("."):
-        return b""  # only extension-less files are judged by their #! line
-    try:
-        with open(f, "rb") as fh:
-            return fh.read(256)
-    except OSError:
-        return b""
+    if config is None and any(os.path.isdir(p) for p in paths):
+        config = load_config()
+    exclude = config.exclude if config is not None else []
+    base = config.path.parent if config is not None and config.path is not None else None
+    return expand(paths, exclude, base)
 
 
 #: (catalog, the launch's words and folder) -> vLLM's view of them: a resident linter
@@ -157,7 +138,7 @@ def lint_paths(
     from vcfg.launch.read import read_bytes, read_files
 
     named = set(paths)
-    files = expand_paths(paths)
+    files = expand_paths(paths, config)
     read: list[tuple[str, bytes]] = []
     truncated: list[bool] = []
     for path in files:
