@@ -150,3 +150,24 @@ def test_a_file_changed_after_linting_is_not_written(tmp_path: Path) -> None:
 def test_fix_refuses_stdin(tmp_path: Path) -> None:
     code, _, err = _vcfg("--fix", "-")
     assert code == 2 and "--fix cannot write to stdin" in err
+
+
+def test_the_lint_path_loads_no_fix_code(tmp_path: Path) -> None:
+    """Fixes are applied only with --fix/--diff: a plain lint (the pre-commit hook) never
+    imports vcfg.fix or vcfg.upgrade, nor does it when the findings carry fixes."""
+    import subprocess
+    import sys
+
+    f = tmp_path / "run.sh"
+    f.write_text(SCRIPT)
+    code = (
+        "import sys; sys.argv = ['vcfg', 'lint', '--vllm-version', '0.33.0', sys.argv[1]]\n"
+        "from vcfg.cli import main\n"
+        "try:\n    main()\n"
+        "finally:\n"
+        "    print(sorted(m for m in sys.modules if m.startswith(('vcfg.fix', 'vcfg.upgrade'))),"
+        " file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True)
+    assert proc.returncode == 1 and "VC009" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1] == "[]"

@@ -84,11 +84,18 @@ def _edit_bytes(ctx: Any, path: str, a: int, b: int, content: str) -> Edit:
     return Edit(path, a, b, content, original, s.line, s.col, s.end_line, s.end_col)
 
 
+def is_script(ctx: Any) -> bool:
+    """Whether the linted file is a shell script: edits that add or remove shell words
+    (with their spaces and ``\\`` continuations) make sense only there, not in a YAML
+    list of arguments or a compose command."""
+    return _file(ctx).plan.source_kind == "bash"
+
+
 def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
     """Delete the shell words from span ``first`` to span ``last`` with the space that
     separated them from their neighbours: a line that holds nothing else goes whole
     (its ``\\`` continuation included), so the command keeps its layout."""
-    if first is None or last is None:
+    if first is None or last is None or not is_script(ctx):
         return None
     path = _path(ctx, first)
     data = _file(ctx).bytes_of(path)
@@ -120,24 +127,12 @@ def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
     return _edit_bytes(ctx, path, i, b, "")  # the space before them
 
 
-def delete_line(ctx: Any, s: Any) -> Optional[Edit]:
-    """Delete the line(s) span ``s`` covers when nothing else is on them."""
-    path = _path(ctx, s)
-    data = _file(ctx).bytes_of(path)
-    a = data.rfind(b"\n", 0, s.start) + 1
-    e = data.find(b"\n", s.end)
-    b = len(data) if e < 0 else e + 1
-    if data[a:s.start].strip() or data[s.end:b].strip():
-        return None
-    return _edit_bytes(ctx, path, a, b, "")
-
-
 def insert_option(lc: LaunchContext, text: str) -> Optional[Edit]:
     """Insert ``text`` (an option and its value, as shell words) into the launch's
     argv, before its last option: on a line of its own when the options are one per
     continued line, else on the same line."""
     words = [w for w in lc.inv.args if w.span.end > w.span.start]
-    if not words:
+    if not words or not is_script(lc):
         return None
     opts = [w for w in words if (w.text or "").startswith("-")]
     path = _path(lc, words[-1].span)
@@ -223,7 +218,7 @@ def assignment_line(fc: FileContext, s: Any) -> Optional[tuple[int, int]]:
     (``NAME=value``, ``export NAME=value``, ``declare -x NAME=value``, a comment after
     it), newline included; None when the line holds anything else."""
     data = fc.data
-    if s.file not in ("", fc.path, fc.plan.path) or s.end > len(data):
+    if s.file not in ("", fc.path, fc.plan.path) or s.end > len(data) or not is_script(fc):
         return None
     a = data.rfind(b"\n", 0, s.start) + 1
     e = data.find(b"\n", s.end)
