@@ -276,3 +276,13 @@ def test_the_lint_path_never_imports_the_server(tmp_path):
     code = "import sys; sys.modules['pygls'] = None\nfrom vcfg.lsp import run\nsys.exit(run([]))\n"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 2 and "pip install 'vcfg[lsp]'" in r.stderr
+
+
+def test_flag_details_in_words(t33):
+    cat = t33.catalog
+    assert completion.flag_detail(cat.flag("--trust-remote-code")) == "switch, no value (off)"
+    assert completion.flag_detail(cat.flag("--tensor-parallel-size")) == "int = 1"
+    assert completion.flag_detail(cat.flag("--dtype")).startswith("{auto,")
+    assert completion.flag_detail(cat.flag("--kv-transfer-config")) == "JSON (KVTransferConfig)"
+    # a switch in a serve config takes true or false
+    assert set(labels("model: m\nport: 1\ntrust-remote-code: ", "serve-config", t33)) == {"true", "false"}

@@ -53,8 +53,8 @@ def flag_type(f: Any) -> str:
     """A flag's value in a few words: ``int``, ``{auto,half,...}``, ``no value``."""
     if f.action in ("store_true", "store_false", "store_const", "count", "help", "version"):
         return "no value"
-    if f.action == "BooleanOptionalAction" or (f.action or "").endswith("BooleanOptionalAction"):
-        return "bool (--x / --no-x)"
+    if f.action == "enable_disable":
+        return "switch, no value"
     if f.choices:
         shown = ",".join(_show(c) for c in f.choices[:8])
         return "{" + shown + (",..." if len(f.choices) > 8 else "") + "}"
@@ -67,8 +67,10 @@ def flag_type(f: Any) -> str:
 
 
 def flag_detail(f: Any) -> str:
-    if f.action in ("store_true", "store_false"):
+    if f.action in ("store_true", "store_false", "help"):
         return flag_type(f)
+    if f.action == "enable_disable":
+        return flag_type(f) + ("" if not isinstance(f.default, bool) else " (on)" if f.default else " (off)")
     return flag_type(f) + _default(f.default)
 
 
