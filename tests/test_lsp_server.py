@@ -19,7 +19,7 @@ from vcfg.lint.config import LintConfig  # noqa: E402
 from vcfg.lint.engine import lint_paths  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from lsp_client import Client, position_of  # noqa: E402
+from lsp_client import Client, LspError, position_of  # noqa: E402
 from test_lint_fuzz import JSON as JSON_VALUES  # noqa: E402
 from test_lint_fuzz import WORDS  # noqa: E402
 
@@ -354,5 +354,13 @@ def test_garbage_on_the_wire_and_shutdown(client):
     # requests for documents never opened answer empty
     assert c.hover("file:///nowhere.sh", 0, 0) is None
     assert c.completion("file:///nowhere.sh", 0, 0)["items"] == []
-    c.messages[:] = [m for m in c.messages if m.get("id") != 99]  # method not found: pygls's answer
+    # parameters of the wrong shape: an InvalidParams answer (pygls alone would not answer)
+    for method, params in [("textDocument/hover", {"textDocument": 5}), ("textDocument/completion", {"position": "x"})]:
+        with pytest.raises(LspError) as e:
+            c.request(method, params, timeout=10)
+        assert e.value.error["code"] == -32602 and "Traceback" not in json.dumps(e.value.error)
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": 7}})
+    assert c.hover(uri, 0, 0) is None  # still serving
+    c.messages[:] = [m for m in c.messages if (m.get("error") or {}).get("code") not in (-32601, -32602)]
     assert c.shutdown() == 0
+    assert "Traceback" not in c.stderr

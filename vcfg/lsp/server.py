@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from vcfg.lsp import actions as code_actions
 from vcfg.lsp import completion, context, documents, hover
@@ -42,11 +43,42 @@ _KINDS = {
 }
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls drops a request whose parameters do not deserialize, and the client waits
+    for ever: answer it with InvalidParams first."""
+
+    def structure_message(self, data: Any) -> Any:
+        try:
+            return super().structure_message(data)
+        except Exception:
+            if isinstance(data, dict) and "id" in data and "method" in data and "jsonrpc" in data:
+                try:
+                    self._send_response(data["id"], error=t.ResponseError(
+                        code=t.ErrorCodes.InvalidParams, message=f"invalid parameters for {data['method']}"))
+                except Exception:  # noqa: BLE001 - an id that cannot be answered
+                    log.error("could not answer a malformed request")
+            raise
+
+
+class _OneLine(logging.Filter):
+    """Log records without tracebacks (pygls writes some into the message itself);
+    ``--debug`` keeps them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        msg = record.getMessage()
+        if "Traceback (most recent call last)" in msg or "\n" in msg:
+            record.msg, record.args = msg.split("\n", 1)[0], ()
+        return True
+
+
 class VcfgServer(LanguageServer):
     def __init__(self) -> None:
         from vcfg import __version__
 
-        super().__init__("vcfg", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+        super().__init__("vcfg", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
+                         protocol_cls=_Protocol)
         self.settings = Settings()
         self.docs: dict[str, documents.Document] = {}
         self.pull = False
@@ -461,6 +493,8 @@ def main(argv: Sequence[str] = ()) -> int:
             sys.stderr.write(f"vcfg lsp: unknown option {a!r}\n")
             return 2
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if level != logging.DEBUG:
+        handler.addFilter(_OneLine())
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(level)
