@@ -67,6 +67,7 @@ import math
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, ConfigField, Constraint, Loc
+from vcfg.catalog.extract.pysource import import_target, last_name, type_checking
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import dump
 from vcfg.records import field, record
@@ -109,28 +110,6 @@ class _Module:
     stars: list[str] = field(default_factory=list)
 
 
-def _resolve_relative(mod: _Module, level: int, name: Optional[str]) -> str:
-    parts = mod.name.split(".")
-    if not mod.is_pkg:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)]
-    base = ".".join(parts)
-    if name:
-        return f"{base}.{name}" if base else name
-    return base
-
-
-def _is_type_checking(test: ast.expr) -> Optional[bool]:
-    """True for ``if TYPE_CHECKING:``, False for ``if not TYPE_CHECKING:``, else None."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = _is_type_checking(test.operand)
-        return None if inner is None else not inner
-    if _last_name(test) == "TYPE_CHECKING" and isinstance(test, (ast.Name, ast.Attribute)):
-        return True
-    return None
-
-
 def _index_module(mod: _Module) -> None:
     """Module-level names as Python binds them at run time: the ``else`` branch of
     ``if TYPE_CHECKING:`` wins (vLLM swaps aliases there, e.g. ``LoadFormats = str``,
@@ -150,7 +129,7 @@ def _index_module(mod: _Module) -> None:
                     bind(st.target.id, st.value, None, conditional)
             elif isinstance(st, ast.ImportFrom):
                 src = (
-                    _resolve_relative(mod, st.level, st.module) if st.level else st.module or ""
+                    (import_target(mod.rel, st.level, st.module) or "") if st.level else st.module or ""
                 )
                 for a in st.names:
                     if a.name == "*":
@@ -165,7 +144,7 @@ def _index_module(mod: _Module) -> None:
                         top = a.name.split(".")[0]
                         bind(top, None, (top, None), conditional)
             elif isinstance(st, ast.If):
-                tc = _is_type_checking(st.test)
+                tc = type_checking(st.test)
                 if tc is None:
                     visit(st.body, True)
                     visit(st.orelse, True)
@@ -305,7 +284,7 @@ def _lazy_module(node: ast.AST) -> Optional[str]:
     """``LazyLoader("x", globals(), "vllm.a.b")`` binds a module (utils/import_utils.py @0.33)."""
     if (
         isinstance(node, ast.Call)
-        and _last_name(node.func) == "LazyLoader"
+        and last_name(node.func) == "LazyLoader"
         and len(node.args) >= 3
         and isinstance(node.args[2], ast.Constant)
         and isinstance(node.args[2].value, str)
@@ -314,16 +293,7 @@ def _lazy_module(node: ast.AST) -> Optional[str]:
     return None
 
 
-def _last_name(expr: ast.expr) -> str:
-    if isinstance(expr, ast.Name):
-        return expr.id
-    if isinstance(expr, ast.Attribute):
-        return expr.attr
-    if isinstance(expr, ast.Call):
-        return _last_name(expr.func)
-    if isinstance(expr, ast.Subscript):
-        return _last_name(expr.value)
-    return ""
+
 
 
 def _class_scope(cdef: ast.ClassDef) -> dict[str, ast.AST]:
@@ -366,7 +336,7 @@ def _decorators(cdef: ast.ClassDef) -> _Deco:
     d = _Deco()
     has_dc = False
     for dec in cdef.decorator_list:
-        name = _last_name(dec)
+        name = last_name(dec)
         if name == "config":
             d.is_config = True
             if isinstance(dec, ast.Call):
@@ -469,7 +439,7 @@ class _Types:
         if expr is None:
             return [_M("class", "Any", name="Any")]
         if depth > _MAX_DEPTH:
-            return [_M("class", ast.unparse(expr), name=_last_name(expr) or "?")]
+            return [_M("class", ast.unparse(expr), name=last_name(expr) or "?")]
         d = depth + 1
         if isinstance(expr, ast.Constant):
             if expr.value is None:
@@ -497,15 +467,15 @@ class _Types:
             return self._named(expr, mod, d)
         if isinstance(expr, ast.Subscript):
             return self._subscript(expr, mod, d)
-        if isinstance(expr, ast.Call) and _last_name(expr.func) == "TypeAliasType":
+        if isinstance(expr, ast.Call) and last_name(expr.func) == "TypeAliasType":
             if len(expr.args) >= 2:
                 return self.members(expr.args[1], mod, d)
         text = ast.unparse(expr)
-        return [_M("class", text, name=_last_name(expr) or text)]
+        return [_M("class", text, name=last_name(expr) or text)]
 
     # -- names
     def _named(self, expr: ast.expr, mod: _Module, depth: int) -> list[_M]:
-        name = _last_name(expr)
+        name = last_name(expr)
         if name in _NONE_NAMES:
             return [_M("None", "None")]
         if name in _PRIMS and isinstance(expr, ast.Name):
@@ -536,7 +506,7 @@ class _Types:
         if not isinstance(value, ast.expr):
             return [_M("class", "?", name="?")]
         if isinstance(value, ast.Call):
-            fname = _last_name(value.func)
+            fname = last_name(value.func)
             if fname == "TypeAliasType" and len(value.args) >= 2:
                 return self.members(value.args[1], mod, depth + 1)
             if fname == "NewType" and len(value.args) >= 2:
@@ -557,7 +527,7 @@ class _Types:
 
     # -- subscripts
     def _subscript(self, expr: ast.Subscript, mod: _Module, depth: int) -> list[_M]:
-        name = _last_name(expr.value)
+        name = last_name(expr.value)
         sl = expr.slice
         elts = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
         if name in _UNWRAP:
@@ -613,7 +583,7 @@ class _Types:
             and isinstance(e.operand.value, (int, float))
         ):
             return [-e.operand.value]
-        if isinstance(e, ast.Subscript) and _last_name(e.value) == "Literal":
+        if isinstance(e, ast.Subscript) and last_name(e.value) == "Literal":
             sl = e.slice
             out: list[Any] = []
             for x in sl.elts if isinstance(sl, ast.Tuple) else [sl]:
@@ -696,7 +666,7 @@ class _Values:
         if isinstance(e, ast.Attribute):
             return self._attribute(e, mod, scope, d)
         if isinstance(e, ast.Call):
-            if _last_name(e.func) == "cast" and len(e.args) == 2:
+            if last_name(e.func) == "cast" and len(e.args) == 2:
                 return self.value(e.args[1], mod, scope, d)
             cls = self._config_class(e.func, mod)
             if cls is not None:
@@ -720,7 +690,7 @@ class _Values:
         kind, where, node = found
         if kind == "value":
             if where.name == _ENV_MODULE:
-                raise _Dynamic(f"env {_last_name(e)}")
+                raise _Dynamic(f"env {last_name(e)}")
             return self.value(node, where, None, depth)
         raise _Dynamic(f"name {ast.unparse(e)[:60]}")
 
@@ -744,7 +714,7 @@ class _Values:
             cmod, cdef = base[1], base[2]
             node = _class_scope(cdef).get(e.attr)
             if isinstance(node, ast.expr):
-                if isinstance(node, ast.Call) and _last_name(node.func) == "auto":
+                if isinstance(node, ast.Call) and last_name(node.func) == "auto":
                     raise _Dynamic(f"enum {cdef.name}.{e.attr} = auto()")
                 return self.value(node, cmod, _class_scope(cdef), depth)
             raise _Dynamic(f"attribute {ast.unparse(e)[:60]}")
@@ -764,7 +734,7 @@ class _Values:
         return None
 
     def factory(self, e: ast.expr, mod: _Module) -> Any:
-        name = _last_name(e) if isinstance(e, (ast.Name, ast.Attribute)) else ""
+        name = last_name(e) if isinstance(e, (ast.Name, ast.Attribute)) else ""
         if isinstance(e, ast.Name) and e.id in ("dict", "list", "set", "tuple", "frozenset"):
             return {} if e.id == "dict" else []
         cls = self._config_class(e, mod)
@@ -786,10 +756,10 @@ class _Values:
 
 def _is_dict_subclass(tree: _Tree, mod: _Module, cdef: ast.ClassDef, depth: int = 0) -> bool:
     """A subclass of dict that is not a TypedDict (arg_utils.py:198 @0.33)."""
-    if depth > 8 or any(_last_name(b) == "TypedDict" for b in cdef.bases):
+    if depth > 8 or any(last_name(b) == "TypedDict" for b in cdef.bases):
         return False
     for b in cdef.bases:
-        if _last_name(b) in _DICT_NAMES:
+        if last_name(b) in _DICT_NAMES:
             return True
         target = b.value if isinstance(b, ast.Subscript) else b
         kind, where, node = tree.lookup_expr(mod, target)
@@ -800,7 +770,7 @@ def _is_dict_subclass(tree: _Tree, mod: _Module, cdef: ast.ClassDef, depth: int 
 
 
 def _is_enum(cdef: ast.ClassDef) -> bool:
-    return any(_last_name(b) in _ENUM_BASES for b in cdef.bases)
+    return any(last_name(b) in _ENUM_BASES for b in cdef.bases)
 
 
 def _binop(op: ast.operator, a: Any, b: Any, e: ast.expr) -> Any:
@@ -875,7 +845,7 @@ def _annotated_constraint(
 ) -> Optional[Constraint]:
     """Bounds given as metadata: ``Annotated[int, Field(ge=1)]`` / ``Annotated[int, Gt(0)]``."""
     for node in ast.walk(ann):
-        if isinstance(node, ast.Subscript) and _last_name(node.value) == "Annotated":
+        if isinstance(node, ast.Subscript) and last_name(node.value) == "Annotated":
             sl = node.slice
             if not isinstance(sl, ast.Tuple):
                 continue
@@ -883,7 +853,7 @@ def _annotated_constraint(
             for meta in sl.elts[1:]:
                 if not isinstance(meta, ast.Call):
                     continue
-                fname = _last_name(meta.func)
+                fname = last_name(meta.func)
                 if fname in _FIELD_FUNCS:
                     c = _constraint_of(meta, vals, mod, scope)
                     if c is not None:
@@ -903,7 +873,7 @@ def _annotated_constraint(
 def _is_field_call(e: ast.expr, tree: _Tree, mod: _Module) -> bool:
     if not isinstance(e, ast.Call):
         return False
-    name = _last_name(e.func)
+    name = last_name(e.func)
     if name not in _FIELD_FUNCS:
         return False
     if isinstance(e.func, ast.Name):
@@ -980,7 +950,7 @@ class _Extractor:
             if not (isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)):
                 continue
             name = st.target.id
-            outer = _last_name(st.annotation)
+            outer = last_name(st.annotation)
             if outer == "ClassVar" or (
                 isinstance(st.annotation, ast.Constant)
                 and isinstance(st.annotation.value, str)
@@ -1006,7 +976,7 @@ class _Extractor:
     ) -> ConfigField:
         name = st.target.id  # type: ignore[union-attr]
         ann = st.annotation
-        init_var = _last_name(ann) == "InitVar"
+        init_var = last_name(ann) == "InitVar"
         members = self.types.members(ann, mod)
         members = _merge_literals(members)
         hints: list[str] = []
@@ -1029,7 +999,7 @@ class _Extractor:
         constraint: Optional[Constraint] = _annotated_constraint(ann, self.vals, mod, scope)
         value = st.value
         while (
-            isinstance(value, ast.Call) and _last_name(value.func) == "cast" and len(value.args) == 2
+            isinstance(value, ast.Call) and last_name(value.func) == "cast" and len(value.args) == 2
         ):
             value = value.args[1]
         copied = self._get_field(value, mod) if value is not None else None
@@ -1041,7 +1011,7 @@ class _Extractor:
             assert isinstance(value, ast.Call)
             kws = {kw.arg: kw.value for kw in value.keywords if kw.arg}
             dflt = kws.get("default")
-            if dflt is None and value.args and _last_name(value.func) != "field":
+            if dflt is None and value.args and last_name(value.func) != "field":
                 dflt = value.args[0]
             if "init" in kws:
                 try:
@@ -1080,7 +1050,7 @@ class _Extractor:
     def _get_field(self, value: ast.expr, mod: _Module) -> Optional[ConfigField]:
         if not (
             isinstance(value, ast.Call)
-            and _last_name(value.func) == "get_field"
+            and last_name(value.func) == "get_field"
             and len(value.args) == 2
             and isinstance(value.args[1], ast.Constant)
         ):

@@ -43,10 +43,10 @@ from __future__ import annotations
 import ast
 import bisect
 import math
-import operator
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 from vcfg.catalog.model import Connector, ExtraKey, Loc
+from vcfg.catalog.extract.pysource import Unfoldable, binop, import_target
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import field, record
 
@@ -206,7 +206,6 @@ class _TreeReader:
         return self.info(rel).imports
 
     def _index(self, rel: str, info: _FileInfo, tree: ast.Module, text: str) -> None:
-        package = _package_of(rel)
         top_level = {id(stmt) for stmt in tree.body}
         for node, _parent in _pruned_walk(tree, _lines_with(text, "import")):
             if isinstance(node, ast.Import):
@@ -215,7 +214,7 @@ class _TreeReader:
                     if f:
                         _add(info.imports, f)
             elif isinstance(node, ast.ImportFrom):
-                base = _absolute(node.module, node.level, package)
+                base = import_target(rel, node.level, node.module)
                 if base is None:
                     continue
                 base_file = self._resolve(base)
@@ -413,18 +412,6 @@ class _Unknown:
 
 _UNKNOWN: Any = _Unknown()
 
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-    ast.LShift: operator.lshift,
-}
-
-
 def _fold_expr(node: ast.AST, lookup: Callable[[ast.AST], Any]) -> Any:
     """A JSON value for a literal expression, or _UNKNOWN."""
     if isinstance(node, ast.Constant):
@@ -451,15 +438,13 @@ def _fold_expr(node: ast.AST, lookup: Callable[[ast.AST], Any]) -> Any:
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             return -v if isinstance(node.op, ast.USub) else v
         return _UNKNOWN
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+    if isinstance(node, ast.BinOp):
         a, b = _fold_expr(node.left, lookup), _fold_expr(node.right, lookup)
         if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
             return _UNKNOWN
-        if not _small_enough(node.op, a, b):
-            return _UNKNOWN  # a default is a size or a timeout, never a huge number
-        try:
-            value = _BINOPS[type(node.op)](a, b)
-        except (ArithmeticError, ValueError, TypeError):
+        try:  # a default is a size or a timeout, never a huge number (pysource.check_size)
+            value = binop(node.op, a, b)
+        except (Unfoldable, ArithmeticError, ValueError, TypeError):
             return _UNKNOWN
         if isinstance(value, float) and not math.isfinite(value):
             return _UNKNOWN
@@ -467,24 +452,6 @@ def _fold_expr(node: ast.AST, lookup: Callable[[ast.AST], Any]) -> Any:
     if isinstance(node, (ast.Name, ast.Attribute)):
         return lookup(node)
     return _UNKNOWN
-
-
-_MAX_BITS = 256
-
-
-def _small_enough(op: ast.operator, a: float, b: float) -> bool:
-    """Refuse integer arithmetic whose result could be huge (folding must stay cheap)."""
-    if isinstance(op, ast.Pow):
-        if abs(b) > _MAX_BITS:
-            return False
-        if isinstance(a, int) and isinstance(b, int) and b > 0:
-            return abs(a).bit_length() * b <= _MAX_BITS * 4
-        return True
-    if isinstance(op, ast.LShift):
-        return isinstance(b, int) and 0 <= b <= _MAX_BITS
-    if isinstance(op, ast.Mult) and isinstance(a, int) and isinstance(b, int):
-        return abs(a).bit_length() + abs(b).bit_length() <= _MAX_BITS * 4
-    return True
 
 
 def _assignments(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
@@ -584,28 +551,6 @@ def _describe(node: ast.AST) -> str:
         text = type(node).__name__
     text = " ".join(text.split())
     return text if len(text) <= _DYNAMIC_MAX else text[: _DYNAMIC_MAX - 3] + "..."
-
-
-def _package_of(rel: str) -> str:
-    """Dotted package of a file: ``vllm/a/b.py`` -> ``vllm.a``; ``vllm/a/__init__.py`` -> ``vllm.a``."""
-    parts = rel[:-3].split("/") if rel.endswith(".py") else rel.split("/")
-    if parts and parts[-1] == "__init__":
-        parts = parts[:-1]
-    else:
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-def _absolute(module: Optional[str], level: int, package: str) -> Optional[str]:
-    if level == 0:
-        return module
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts):
-        return None
-    base = parts[: len(parts) - (level - 1)]
-    if module:
-        base = base + module.split(".")
-    return ".".join(base) if base else None
 
 
 def _add(items: list[str], item: str) -> None:

@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.extract.envs_eval import Evaluator, dynamic
 from vcfg.catalog.model import EnvVar, Loc
-from vcfg.catalog.extract.pysource import dotted
+from vcfg.catalog.extract.pysource import checker_branch, dotted
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.errors import VcfgError
 from vcfg.records import field, record
@@ -107,8 +107,8 @@ class EnvsModule:
         for node in tree.body:
             if isinstance(node, ast.FunctionDef):
                 self.functions[node.name] = node
-            elif isinstance(node, ast.If) and _is_type_checking(node.test):
-                for stmt in node.body:
+            elif isinstance(node, ast.If) and checker_branch(node) is not None:
+                for stmt in checker_branch(node) or []:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                         self.stubs.setdefault(stmt.target.id, stmt.annotation)
             elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -140,12 +140,6 @@ class EnvsModule:
                     got[id(child)] = node
             self._parents[id(root)] = got
         return got
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
 
 
 _GETTERS = {"os.getenv", "os.environ.get", "environ.get", "getenv"}

@@ -20,10 +20,10 @@ from __future__ import annotations
 import ast
 import builtins
 import json
-import operator
 import re
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from vcfg.catalog.extract.pysource import MAX_SIZE, Unfoldable, binop, compare
 from vcfg.records import field, record
 
 if TYPE_CHECKING:
@@ -122,7 +122,6 @@ _STR_METHODS = {
     "removesuffix", "title", "capitalize",
 }  # fmt: skip
 _CONTAINER_METHODS = {"get", "keys", "values", "items", "index", "count", "copy"}
-_MAX_SIZE = 100_000
 _MAX_DEPTH = 40
 
 
@@ -506,12 +505,10 @@ class Evaluator:
         if d is not None:
             return d
         a, b = _plain(a), _plain(b)
-        op = _BINOPS.get(type(node.op))
-        if op is None:
-            raise _Unknown("operator")
-        _check_size(node.op, a, b)
         try:
-            return op(a, b)
+            return binop(node.op, a, b)
+        except Unfoldable as e:
+            raise _Unknown(str(e)) from None
         except (TypeError, ValueError, ZeroDivisionError, OverflowError) as e:
             raise _Raised() from e
 
@@ -528,7 +525,10 @@ class Evaluator:
                 d = _first_dyn([left, right])
                 if d is not None:
                     return d
-                ok = _compare(op, _plain(left), _plain(right))
+                try:
+                    ok = compare(op, _plain(left), _plain(right))
+                except TypeError as e:
+                    raise _Raised() from e
             if not ok:
                 return False
             left = right
@@ -574,7 +574,7 @@ class Evaluator:
         def run(i: int, s: _Scope) -> None:
             if i == len(node.generators):
                 out.append(self.expr(node.elt, s))
-                if len(out) > _MAX_SIZE:
+                if len(out) > MAX_SIZE:
                     raise _Unknown("size")
                 return
             gen = node.generators[i]
@@ -616,70 +616,10 @@ class _DynResult(Exception):
         self.value = value or _Dyn("computed")
 
 
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-    ast.LShift: operator.lshift,
-    ast.BitOr: operator.or_,
-    ast.BitAnd: operator.and_,
-}
-
-
-def _check_size(op: ast.operator, a: Any, b: Any) -> None:
-    """Refuse operations whose result could be huge (``"x" * 10**9``, ``2 ** 10**6``)."""
-
-    def number(x: Any) -> bool:
-        return isinstance(x, (int, float))
-
-    if isinstance(op, ast.Pow) and not (number(a) and number(b) and abs(b) <= 64):
-        raise _Unknown("power")
-    if isinstance(op, ast.LShift) and not (isinstance(b, int) and 0 <= b <= 256):
-        raise _Unknown("shift")
-    if isinstance(op, ast.Mult) and not (number(a) and number(b)):
-        seq, n = (a, b) if isinstance(b, int) else (b, a)
-        if not isinstance(n, int) or not hasattr(seq, "__len__") or n * len(seq) > _MAX_SIZE:
-            raise _Unknown("repetition")
-    if isinstance(op, ast.Add) and hasattr(a, "__len__") and hasattr(b, "__len__"):
-        if len(a) + len(b) > _MAX_SIZE:
-            raise _Unknown("size")
-
-
 def _hasattr(obj: Any, attr: str) -> bool:
     if isinstance(obj, (str, int, float, list, tuple, dict)):
         return hasattr(obj, attr)
     raise _Unknown("hasattr")
-
-
-def _compare(op: ast.cmpop, a: Any, b: Any) -> bool:
-    try:
-        if isinstance(op, ast.Eq):
-            return bool(a == b)
-        if isinstance(op, ast.NotEq):
-            return bool(a != b)
-        if isinstance(op, ast.Is):
-            return a is b if b is None or a is None or isinstance(b, bool) else bool(a == b)
-        if isinstance(op, ast.IsNot):
-            return a is not b if b is None or a is None or isinstance(b, bool) else bool(a != b)
-        if isinstance(op, ast.In):
-            return a in b
-        if isinstance(op, ast.NotIn):
-            return a not in b
-        if isinstance(op, ast.Lt):
-            return bool(a < b)
-        if isinstance(op, ast.LtE):
-            return bool(a <= b)
-        if isinstance(op, ast.Gt):
-            return bool(a > b)
-        if isinstance(op, ast.GtE):
-            return bool(a >= b)
-    except TypeError as e:
-        raise _Raised() from e
-    raise _Unknown("comparison")
 
 
 def _sym_text(v: Any) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
-import operator
 from typing import Any, Callable, Optional
 
 from vcfg.catalog.extract.flags_kwargs import KwargsRules, compute_kwargs
@@ -53,6 +52,7 @@ from vcfg.catalog.extract.flags_values import (
     from_json,
     with_origin,
 )
+from vcfg.catalog.extract.pysource import Unfoldable, binop, compare
 from vcfg.catalog.model import ConfigClass
 from vcfg.records import record
 
@@ -111,18 +111,6 @@ _SAFE_METHODS = {
     tuple: {"index", "count"},
     set: {"add", "discard", "remove", "union", "copy"},
 }
-
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.Mod: operator.mod, ast.BitOr: operator.or_, ast.FloorDiv: operator.floordiv,
-    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
-}  # fmt: skip
-_CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
-    ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-}  # fmt: skip
 
 #: vLLM helpers known by name, used when a name does not resolve in the tree (moved
 #: to a module out of reach, or a tree trimmed down to the files that matter).
@@ -561,10 +549,10 @@ class Evaluator:
         a, b = self.eval(node.left, frame), self.eval(node.right, frame)
         if _opaque(a) or _opaque(b):
             return a if _opaque(a) else b
-        op = _BINOPS.get(type(node.op))
-        if op is None:
+        try:
+            return binop(node.op, a, b)
+        except Unfoldable:
             return Unknown("binop")
-        return op(a, b)
 
     def _e_UnaryOp(self, node: ast.UnaryOp, frame: Frame) -> Any:
         v = self.eval(node.operand, frame)
@@ -597,7 +585,7 @@ class Evaluator:
             right = self.eval(comp, frame)
             if _opaque(left) or _opaque(right):
                 return left if _opaque(left) else right
-            if not _CMPOPS[type(op)](left, right):
+            if not compare(op, left, right):
                 return False
             left = right
         return True

@@ -18,7 +18,6 @@ import copy
 from typing import Any, Iterable, Optional
 
 from vcfg.catalog.extract.flags_eval import (
-    _BINOPS,
     _BUILTIN_FUNCS,
     _EXTERNAL,
     _KNOWN_HELPERS,
@@ -31,6 +30,7 @@ from vcfg.catalog.extract.flags_eval import (
     _Return,
     _StepLimit,
 )
+from vcfg.catalog.extract.pysource import BINOPS, Unfoldable, binop
 from vcfg.catalog.extract.flags_values import (
     BoundBuiltin,
     BuiltinFunc,
@@ -364,15 +364,16 @@ class Interpreter(Evaluator):
     def aug_assign(self, st: ast.AugAssign, frame: Frame) -> None:
         cur = self.eval(st.target, frame)  # type: ignore[arg-type]
         val = self.eval(st.value, frame)
-        op = _BINOPS.get(type(st.op))
-        if _opaque(cur) or _opaque(val) or op is None:
+        if _opaque(cur) or _opaque(val) or type(st.op) not in BINOPS:
             new: Any = Unknown("augassign")
         elif isinstance(st.op, ast.Add) and isinstance(cur, list):
             cur += val  # in place, as Python does: aliases see the change
             new = cur
         else:
             try:
-                new = op(cur, val)
+                new = binop(st.op, cur, val)
+            except Unfoldable:
+                new = Unknown("augassign")
             except Exception as e:  # noqa: BLE001
                 self.note(frame, st, f"{ast.unparse(st)[:60]} raises {e!r}")
                 new = Unknown("augassign")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from vcfg.catalog.extract.pysource import import_target, module_of, runtime_branch
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import record
 
@@ -33,14 +34,6 @@ class ModuleBinding:
     path: Optional[str]  # None for modules outside the tree (argparse, json, ...)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
-    if isinstance(test, ast.Attribute):
-        return test.attr == "TYPE_CHECKING"
-    return False
-
-
 class ModuleIndex:
     """Parsed modules of one source tree, parsed once each."""
 
@@ -57,11 +50,7 @@ class ModuleIndex:
                 return cand
         return None
 
-    @staticmethod
-    def module_of(path: str) -> str:
-        mod = path[:-3] if path.endswith(".py") else path
-        mod = mod.replace("/", ".")
-        return mod[: -len(".__init__")] if mod.endswith(".__init__") else mod
+    module_of = staticmethod(module_of)
 
     def tree(self, path: str) -> Optional[ast.Module]:
         return self.src.tree(path)  # cached on the source, shared with configs.py
@@ -94,8 +83,9 @@ class ModuleIndex:
                     key = a.asname or a.name.split(".")[0]
                     out[key] = st
             elif isinstance(st, ast.If):
-                if _is_type_checking(st.test):
-                    self._collect(st.orelse, out)
+                run = runtime_branch(st)
+                if run is not None:  # the branch that runs, not the type checkers' one
+                    self._collect(run, out)
                 else:
                     self._collect(st.body, out)
                     self._collect(st.orelse, out)
@@ -108,14 +98,7 @@ class ModuleIndex:
 
     def _import_target(self, path: str, node: ast.ImportFrom) -> Optional[str]:
         """The absolute module name a ``from X import`` statement in ``path`` reads."""
-        if node.level == 0:
-            return node.module
-        pkg = self.module_of(path).split(".")
-        if not path.endswith("__init__.py"):
-            pkg = pkg[:-1]
-        if node.level > 1:
-            pkg = pkg[: len(pkg) - (node.level - 1)]
-        return ".".join(pkg + ([node.module] if node.module else []))
+        return import_target(path, node.level, node.module)
 
     def resolve(
         self, path: str, name: str, _depth: int = 0
