@@ -10,7 +10,8 @@ from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import problems, span
-from vcfg.lint.rules._config_json import HRI_TEXT, lookalike_in_value, problem_occurrence
+from vcfg.launch.args.lax import HRI_TEXT
+from vcfg.lint.rules._config_json import lookalike_in_value, problem_occurrence
 
 RULE = Rule(
     code="VC020",

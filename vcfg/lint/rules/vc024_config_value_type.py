@@ -9,9 +9,8 @@ from vcfg.launch.args import V_JSON_HRI, version_tuple
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._config_json import (
-    HRI_TEXT, config_objects, field_accepts, judged_field, shown, value_span,
-)  # fmt: skip
+from vcfg.launch.args.lax import HRI_TEXT, field_accepts
+from vcfg.lint.rules._config_json import config_objects, judged_field, shown, value_span
 
 RULE = Rule(
     code="VC024",

@@ -8,8 +8,9 @@ from vcfg.catalog.model import ConfigField
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
+from vcfg.launch.args.lax import field_accepts
 from vcfg.lint.rules._config_json import (
-    ROLE, ConfigObject, config_objects, connector_name, field_accepts, judged_field, shown, value_span,
+    ROLE, ConfigObject, config_objects, connector_name, judged_field, shown, value_span,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean
 

@@ -7,8 +7,9 @@ from typing import Any, Iterator, Optional
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
+from vcfg.launch.args.lax import json_type
 from vcfg.lint.rules._config_json import (
-    EXTRA, ROLE, ConfigObject, extra_config, judged_connector, json_type, kv_objects, shown, value_span,
+    EXTRA, ROLE, ConfigObject, extra_config, judged_connector, kv_objects, shown, value_span,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean
 

@@ -1,0 +1,488 @@
+"""The replay of vLLM's argv handling (`vcfg.launch.args`): the steps before argparse
+(`argv`), then argparse itself: option strings, ``--opt=value``, abbreviations, nargs,
+types, choices, boolean inverses; last occurrence wins."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
+
+from vcfg.launch.args.argv import (
+    _marked,
+    _Tok,
+    _tok_from_word,
+    step_config,
+    step_dotted,
+    step_model,
+    step_normalise,
+)
+from vcfg.launch.args.behaviour import V_DUP_WARN, V_JSON_HRI, version_tuple
+from vcfg.launch.args.converters import (
+    ArgTypeError,
+    expand_json_numbers,
+    human_readable_int,
+    human_readable_int_or_auto,
+)
+from vcfg.launch.args.jsonpos import JsonDoc, JsonSyntaxError, _doc_from
+from vcfg.launch.args.results import ArgProblem, OptionValue, ParsedArgs
+from vcfg.launch.model import SERVE, Invocation, LaunchPlan, Span, Word, join_spans
+
+if TYPE_CHECKING:  # pragma: no cover - for annotations only
+    from vcfg.catalog.model import Catalog, Flag
+
+
+# --------------------------------------------------------------------------- the parser
+
+
+class Parser:
+    def __init__(self, catalog: "Catalog", kind: str, serve: bool, base_dir: Optional[str],
+                 files: Mapping[str, Any], read_files: bool) -> None:
+        self.cat = catalog
+        #: argv starts with the ``serve`` subcommand (vllm serve), not an
+        #: api_server module: decides the --model and --config handling
+        self.serve = serve
+        self.version = catalog.vllm_version
+        self.v = version_tuple(catalog.vllm_version)
+        self.kind = kind
+        self.base_dir = base_dir
+        self.files = files
+        self.read_files = read_files
+        self.problems: list[ArgProblem] = []
+        self.complete = True
+        self.config_path: Optional[str] = None
+        self._long: Optional[list[str]] = None
+        self._short: Optional[list[str]] = None
+        self._neg_like = False
+
+    def problem(self, code: str, message: str, span: Span, option: Optional[str] = None,
+                severity: str = "error") -> None:
+        self.problems.append(ArgProblem(code, message, span, option, severity))
+
+    # ---------------------------------------------------------------- catalog
+    def option_strings(self) -> list[str]:
+        if self._long is None:
+            out = []
+            for f in self.cat.flags:
+                out.extend(f.option_strings)
+            self._long = out
+            self._neg_like = any(re.fullmatch(r"-\d+|-\d*\.\d+", s) for s in out)
+        return self._long
+
+    def lookup(self, opt: str) -> tuple[Optional["Flag"], str, str]:
+        """(flag, option string matched, how) or (None, opt, "unknown"/"ambiguous")."""
+        f = self.cat.flag(opt)
+        if f is not None:
+            return f, opt, "exact"
+        opts = self.option_strings()
+        if opt.startswith("--"):
+            cands = [s for s in opts if s.startswith(opt)]
+        elif opt.startswith("-") and len(opt) > 1:
+            cands = [s for s in opts if s.startswith(opt) and not s.startswith("--")]
+        else:
+            cands = []
+        if len(cands) == 1:
+            return self.cat.flag(cands[0]), cands[0], "abbrev"
+        if len(cands) > 1:
+            return None, opt, "ambiguous:" + ", ".join(sorted(cands)[:6])
+        return None, opt, "unknown"
+
+    def positional_flag(self) -> Optional["Flag"]:
+        for f in self.cat.flags:
+            if f.positional:
+                return f
+        return None
+
+    # ---------------------------------------------------------------- steps
+    def run(self, words: Sequence[Word]) -> ParsedArgs:
+        toks = [_tok_from_word(w) for w in words]
+        for t in toks:
+            if t.text is None and t.word.may_split:
+                self.complete = False
+        toks = step_model(self, toks) if self.serve else toks
+        toks = step_config(self, toks)
+        toks = step_normalise(self, toks)
+        toks = step_dotted(self, toks)
+        return self.step_argparse(toks)
+
+    # ---------------------------------------------------------------- argparse
+    def classify(self, t: _Tok) -> str:
+        """'O' option-like, 'A' argument, '-' the ``--`` marker, '?' unknown."""
+        s = t.text
+        if s is None:
+            if t.partial is not None:
+                return "O"
+            return "?"
+        if not s or s[0] != "-" or s == "-":
+            return "A"
+        if s == "--":
+            return "-"
+        if self.cat.flag(s) is not None:
+            return "O"
+        if "=" in s and self.cat.flag(s.split("=", 1)[0]) is not None:
+            return "O"
+        self.option_strings()
+        if not self._neg_like and re.fullmatch(r"-\d+$|-\d*\.\d+", s):
+            return "A"
+        if " " in s and self.lookup(s.split("=", 1)[0])[2] == "unknown":
+            return "A"
+        return "O"
+
+    def step_argparse(self, toks: list[_Tok]) -> ParsedArgs:
+        occ: list[OptionValue] = []
+        unknown: list[OptionValue] = []
+        extras: list[Word] = []
+        model: Optional[OptionValue] = None
+        pos_flag = self.positional_flag()
+        kinds = [self.classify(t) for t in toks]
+        i = 0
+        n = len(toks)
+        only_pos = False
+        while i < n:
+            t = toks[i]
+            k = kinds[i]
+            if only_pos or k in ("A", "?"):
+                if k == "?" and t.word.may_split:
+                    i += 1
+                    continue
+                if model is None and pos_flag is not None:
+                    model = self.make_value(pos_flag, pos_flag.dest, t.text or "", [t], t.span(), t.span(), "exact",
+                                            t.origin, known=t.text is not None)
+                else:
+                    extras.append(t.word if not t.start else t.word.slice(t.start, len(t.word.value)))
+                    if t.text is not None:
+                        self.problem("extra-argument", f"unrecognized argument {t.text!r}", t.span())
+                i += 1
+                continue
+            if k == "-":
+                only_pos = True
+                i += 1
+                continue
+            # an option
+            if t.text is None:
+                name, eq = t.partial  # type: ignore[misc]
+                explicit: Optional[_Tok] = _Tok(None, t.word, eq + 1, t.origin)
+                opt = name
+                name_span = t.word.span_of(0, eq)
+            else:
+                s = t.text
+                explicit = None
+                opt = s
+                name_span = t.span()
+                if self.cat.flag(s) is None and "=" in s:
+                    opt, val = s.split("=", 1)
+                    explicit = _Tok(val, t.word, t.start + len(opt) + 1, t.origin)
+                    name_span = t.sub(0, len(opt))
+            flag, matched, how = self.lookup(opt)
+            if flag is None and how == "unknown" and not opt.startswith("--") and len(opt) > 2 and explicit is None:
+                # -qfp8: a two-character short option with its value attached
+                f2 = self.cat.flag(opt[:2])
+                if f2 is not None:
+                    flag, matched, how = f2, opt[:2], "exact"
+                    explicit = _Tok(opt[2:], t.word, t.start + 2, t.origin)
+                    name_span = t.sub(0, 2)
+            if flag is None:
+                if how.startswith("ambiguous:"):
+                    self.problem("ambiguous-option", f"ambiguous option {opt!r} could match {how[10:]}",
+                                 name_span, opt)
+                else:
+                    self.problem("unknown-option", f"unrecognized option {opt!r}", name_span, opt)
+                # like argparse, an unknown option's following arguments are extras
+                j = i + 1
+                vals: list[_Tok] = [explicit] if explicit is not None else []
+                if explicit is None:
+                    while j < n and kinds[j] == "A":
+                        vals.append(toks[j])
+                        j += 1
+                ov = OptionValue(None, opt, self._written(t), opt.lstrip("-").replace("-", "_"),
+                                 [v.text for v in vals] if len(vals) != 1 else vals[0].text,
+                                 all(v.text is not None for v in vals), tuple(v.word for v in vals),
+                                 _join(name_span, vals), name_span, _join_vals(vals), t.origin)
+                unknown.append(ov)
+                i = j
+                continue
+            if how == "abbrev":
+                self.problem("abbreviation", f"{opt!r} is an abbreviation of {matched!r}; it breaks when a new "
+                             "option with the same prefix appears", name_span, matched, severity="warning")
+            action = flag.action
+            nargs = flag.nargs
+            consumed: list[_Tok] = []
+            if action in ("store_true", "store_false", "store_const", "boolean_optional", "enable_disable",
+                          "help", "count"):
+                if explicit is not None:
+                    self.problem("unexpected-value", f"{matched} takes no value (got {explicit.text!r})",
+                                 explicit.span(), matched)
+                negated = _is_negative(flag, matched)
+                if action == "store_true":
+                    value: Any = True
+                elif action == "store_false":
+                    value = False
+                elif action == "store_const":
+                    value = flag.const
+                elif action == "help":
+                    value = True
+                else:
+                    value = not negated
+                occ.append(OptionValue(flag, matched, self._written(t), flag.dest, value, True, (), name_span,
+                                       name_span, None, t.origin, None, negated, how))
+                i += 1
+                continue
+            # options with values
+            j = i + 1
+            if explicit is not None:
+                consumed = [explicit]
+            elif nargs in (None, "store") or (isinstance(nargs, int) and nargs == 1):
+                if j < n and kinds[j] in ("A", "?"):
+                    consumed = [toks[j]]
+                    j += 1
+                else:
+                    self.problem("missing-value", f"{matched} expects a value", name_span, matched)
+                    i = j
+                    continue
+            elif nargs == "?":
+                if j < n and kinds[j] in ("A", "?"):
+                    consumed = [toks[j]]
+                    j += 1
+            elif nargs in ("+", "*") or isinstance(nargs, int):
+                while j < n and kinds[j] in ("A", "?"):
+                    consumed.append(toks[j])
+                    j += 1
+                    if isinstance(nargs, int) and len(consumed) == nargs:
+                        break
+                if (nargs == "+" and not consumed) or (isinstance(nargs, int) and len(consumed) < nargs):
+                    self.problem("missing-value", f"{matched} expects {'at least one' if nargs == '+' else nargs} "
+                                 "value(s)", name_span, matched)
+                    i = j
+                    continue
+            else:
+                if j < n and kinds[j] in ("A", "?"):
+                    consumed = [toks[j]]
+                    j += 1
+            ov = self.convert(flag, matched, t, name_span, consumed, nargs, how)
+            if action == "append":
+                prev = next((o for o in reversed(occ) if o.dest == flag.dest), None)
+                if prev is not None and prev.known and ov.known:
+                    ov = OptionValue(ov.flag, ov.option, ov.written, ov.dest,
+                                     list(prev.value) + [ov.value], True, ov.words, ov.span, ov.name_span,
+                                     ov.value_span, ov.origin, ov.json, ov.negated, ov.match)
+                elif ov.known:
+                    ov = OptionValue(ov.flag, ov.option, ov.written, ov.dest, [ov.value], True, ov.words, ov.span,
+                                     ov.name_span, ov.value_span, ov.origin, ov.json, ov.negated, ov.match)
+            occ.append(ov)
+            i = j
+        # duplicates: both kept, the last wins
+        final: dict[str, OptionValue] = {}
+        by_dest: dict[str, list[OptionValue]] = {}
+        for o in occ:
+            by_dest.setdefault(o.dest, []).append(o)
+            final[o.dest] = o
+        for dest, lst in by_dest.items():
+            if len(lst) > 1 and lst[-1].flag is not None and lst[-1].flag.action != "append":
+                firsts = ", ".join(f"{o.written} (line {o.name_span.line})" for o in lst[:-1])
+                said = "vLLM only logs a warning" if self.v >= V_DUP_WARN else "vLLM says nothing"
+                self.problem("duplicate", f"{lst[-1].option} is given {len(lst)} times; the last one wins "
+                             f"(earlier: {firsts}; {said})", lst[-1].name_span, lst[-1].option, severity="warning")
+        return ParsedArgs(
+            version=self.version,
+            kind=self.kind,
+            options=final,
+            occurrences=tuple(occ),
+            unknown_options=tuple(unknown),
+            model=model,
+            extra_positionals=tuple(extras),
+            problems=tuple(self.problems),
+            complete=self.complete,
+            config_path=self.config_path,
+        )
+
+    def _written(self, t: _Tok) -> str:
+        if t.word.known:
+            return t.word.value[t.start :] if t.start else t.word.value
+        return t.word.value
+
+    def make_value(self, flag: "Flag", dest: str, value: Any, toks: list[_Tok], span: Span, name_span: Span,
+                   how: str, origin: str, known: bool = True) -> OptionValue:
+        return OptionValue(flag, flag.long_name if flag.option_strings else dest, toks[0].text or "", dest, value,
+                           known, tuple(t.word for t in toks), span, name_span, span, origin, None, False, how)
+
+    def convert(self, flag: "Flag", matched: str, t: _Tok, name_span: Span, consumed: list[_Tok], nargs: Any,
+                how: str) -> OptionValue:
+        vspan = _join_vals(consumed)
+        span = join_spans(name_span, vspan) if vspan is not None and vspan.file == name_span.file else name_span
+        origin = "dotted" if consumed and consumed[0].origin == "dotted" else t.origin
+        words = tuple(c.word for c in consumed)
+        if not consumed:
+            # nargs="?" without a value: the const
+            return OptionValue(flag, matched, self._written(t), flag.dest, flag.const, True, (), span, name_span,
+                               None, origin, None, False, how)
+        unknown = [c for c in consumed if c.text is None]
+        if unknown:
+            c = unknown[0]
+            self.problem("unknown-value", f"the value of {matched} is not known ({c.word.describe_unknown()})",
+                         c.span(), matched, severity="info")
+            return OptionValue(flag, matched, self._written(t), flag.dest, None, False, words, span, name_span,
+                               vspan, origin, None, False, how)
+        many = nargs in ("+", "*") or (isinstance(nargs, int) and nargs != 1)
+        values: list[Any] = []
+        doc: Optional[JsonDoc] = None
+        ok = True
+        for c in consumed:
+            try:
+                v, d = self.typed(flag, c)
+            except ValueError as e:
+                self.problem(*self._conv_problem(flag, matched, c, e))
+                ok = False
+                continue
+            if d is not None:
+                doc = d
+            if flag.choices is not None and not _in_choices(v, flag.choices):
+                shown = ", ".join(str(x) for x in flag.choices[:12])
+                self.problem("invalid-choice", f"invalid choice {c.text!r} for {matched} (choose from {shown})",
+                             c.span(), matched)
+                ok = False
+            values.append(v)
+        if not ok:
+            return OptionValue(flag, matched, self._written(t), flag.dest, None, False, words, span, name_span,
+                               vspan, origin, doc, False, how)
+        value = values if many else values[0]
+        return OptionValue(flag, matched, self._written(t), flag.dest, value, True, words, span, name_span, vspan,
+                           origin, doc, False, how)
+
+    def _conv_problem(self, flag: "Flag", matched: str, c: _Tok, e: ValueError) -> tuple[str, str, Span, str]:
+        if isinstance(e, JsonSyntaxError):
+            pos = e.pos
+            sp = c.sub(pos, pos + 1) if c.text else c.span()
+            if c.doc_locs is None and isinstance(e, _MappedJsonError):
+                sp = e.span or sp
+            return "invalid-json", f"invalid JSON for {matched}: {e.msg}", sp, matched
+        kind = (flag.type or "str").split(":")[0]
+        return "invalid-value", f"invalid {kind} value for {matched}: {c.text!r}{(': ' + str(e)) if isinstance(e, ArgTypeError) else ''}", c.span(), matched
+
+    def typed(self, flag: "Flag", c: _Tok) -> tuple[Any, Optional[JsonDoc]]:
+        s: str = c.text  # type: ignore[assignment]
+        ty = flag.type
+        if flag.optional and s in ("", "None"):
+            return None, None
+        if ty is None or ty in ("str", "bool"):
+            return s, None
+        if ty == "int":
+            return int(s), None
+        if ty == "float":
+            return float(s), None
+        if ty == "human_readable_int":
+            return human_readable_int(s), None
+        if ty == "human_readable_int_or_auto":
+            return human_readable_int_or_auto(s), None
+        if ty == "lower_underscore":
+            return s.lower().replace("-", "_"), None
+        if ty == "dict_or_str":
+            if not re.match(r"(?s)^\s*{.*}\s*$", s):
+                return s, None
+            return self.json_value(c, s, hri=False)
+        if ty in ("json", "config"):
+            return self.json_value(c, s, hri=(ty == "config" and self.v >= V_JSON_HRI))
+        return s, None
+
+    def json_value(self, c: _Tok, s: str, hri: bool) -> tuple[Any, JsonDoc]:
+        if c.doc_locs is not None:
+            v = json.loads(s)
+            return v, JsonDoc(v, dict(c.doc_locs))
+        text, idx = (expand_json_numbers(s) if hri else (s, None))
+        try:
+            doc = _doc_from(text, c.word, idx, c.start)
+        except JsonSyntaxError as e:
+            pos = idx[min(e.pos, len(idx) - 1)] if idx is not None else e.pos
+            err = _MappedJsonError(e.msg, pos)
+            err.span = c.sub(pos, pos + 1) if s else c.span()
+            raise err from None
+        return doc.value, doc
+
+
+class _MappedJsonError(JsonSyntaxError):
+    span: Optional[Span] = None
+
+
+def _is_negative(flag: "Flag", opt: str) -> bool:
+    if flag.action == "boolean_optional":
+        return opt.startswith("--no-")
+    if flag.action == "enable_disable":
+        if opt.startswith("--no-"):
+            return True
+        primary = flag.option_strings[0] if flag.option_strings else ""
+        if primary.startswith("--enable-") and opt.startswith("--disable-"):
+            return True
+        if primary.startswith("--disable-") and opt.startswith("--enable-"):
+            return True
+    return False
+
+
+def _in_choices(v: Any, choices: list[Any]) -> bool:
+    if v in choices:
+        return True
+    if isinstance(v, list):
+        return all(x in choices for x in v)
+    return False
+
+
+def _join_vals(vals: Sequence[_Tok]) -> Optional[Span]:
+    spans = [v.span() for v in vals]
+    if not spans:
+        return None
+    a, b = spans[0], spans[-1]
+    return join_spans(a, b) if a.file == b.file else a
+
+
+def _join(name: Span, vals: Sequence[_Tok]) -> Span:
+    v = _join_vals(vals)
+    if v is None or v.file != name.file:
+        return name
+    return join_spans(name, v)
+
+
+# --------------------------------------------------------------------------- API
+
+
+def parse_args(
+    words: Sequence[Word],
+    catalog: "Catalog",
+    *,
+    kind: str = SERVE,
+    serve: bool = True,
+    base_dir: Optional[str] = None,
+    files: Optional[Mapping[str, Any]] = None,
+    read_files: bool = True,
+) -> ParsedArgs:
+    """Resolve argv words (after ``serve``, or after an api_server module) the
+    way the vLLM version of ``catalog`` would.  ``serve``: the words follow
+    ``vllm serve`` (True) or an api_server module (False).
+
+    ``files``: config files known without reading the disk (path as written ->
+    bytes/str or a `Word` from a heredoc).  ``base_dir``: where relative
+    ``--config`` paths are looked up (the script's folder)."""
+    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files)
+    try:
+        return p.run(words)
+    except RecursionError:
+        sp = words[0].span if words else Span(0, 0, 1, 1, 1, 1)
+        p.problem("internal", "arguments nested too deeply to analyse", sp)
+    except Exception as e:  # never a traceback for the user
+        sp = words[0].span if words else Span(0, 0, 1, 1, 1, 1)
+        p.problem("internal", f"vcfg could not analyse these arguments: {type(e).__name__}: {e}", sp)
+    return ParsedArgs(catalog.vllm_version, kind, {}, (), (), None, (), tuple(p.problems), False, p.config_path)
+
+
+def parse_invocation(inv: Invocation, catalog: "Catalog", plan: Optional[LaunchPlan] = None,
+                     *, read_files: bool = True) -> ParsedArgs:
+    """`parse_args` for one launch of a plan: ``--config`` files are taken from
+    the script's heredocs first, then looked up next to the script."""
+    files: dict[str, Any] = {}
+    base_dir = None
+    if plan is not None:
+        for wf in plan.written_files:
+            if wf.path.text is not None:
+                files[wf.path.text] = wf.content if wf.content.known else _marked(wf.content)
+        if plan.path and not plan.path.startswith("<"):
+            base_dir = os.path.dirname(os.path.abspath(plan.path))
+    return parse_args(inv.args, catalog, kind=inv.kind, serve=inv.subcommand[:1] == ("serve",),
+                      base_dir=base_dir, files=files, read_files=read_files)
