@@ -67,6 +67,10 @@ def _fmt(ranks: set[int]) -> str:
     return ", ".join(out)
 
 
+def _ranks(xs: set[int]) -> str:
+    return ("rank " if len(xs) == 1 else "ranks ") + _fmt(xs)
+
+
 def check(run: RunContext) -> Iterator[Diagnostic]:
     for group in _dp.groups(run):
         if len(group) < 2 or len({v.size for _, v in group}) != 1:
@@ -85,7 +89,8 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
                 other = seen[clash[0]]
                 yield RULE.diag(
                     _spot(lc),
-                    f"data-parallel ranks {_fmt(set(clash))} also run on the node at {_hosts.where(lc, other)}",
+                    f"data-parallel {_ranks(set(clash))} also {'runs' if len(clash) == 1 else 'run'} on the node at "
+                    f"{_hosts.where(lc, other)}",
                     help="give each node its own ranks: start ranks 0, local size, 2 x local size, ...",
                 )
             for x in mine:
@@ -95,7 +100,7 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
             lc = group[-1][0]
             yield RULE.diag(
                 _spot(lc),
-                f"no node of this deployment runs data-parallel ranks {_fmt(missing)} of {size}",
+                f"no node of this deployment runs data-parallel {_ranks(missing)} of {size}",
                 help="start a node for those ranks, or lower `--data-parallel-size`",
                 severity="warning",
             )
