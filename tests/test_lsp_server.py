@@ -247,6 +247,23 @@ def test_settings_asked_from_a_client_that_keeps_them(tmp_path):
         c.kill()
 
 
+def test_a_config_file_open_in_the_editor_is_read_from_its_buffer(client, tmp_path):
+    run = tmp_path / "run.sh"
+    run.write_text("vllm serve m --config serve.yaml --port 8000 &\n")
+    c = client(options={"vcfg": {"vllmVersion": "0.33.0", "debounceMs": 10}})
+    c.open(run.as_uri(), run.read_text())
+    assert "VC004" in {d["code"] for d in c.diagnostics(run.as_uri())}  # serve.yaml is not on disk
+    yaml_uri = (tmp_path / "serve.yaml").as_uri()
+    c.open(yaml_uri, "max-num-seqs: 8\nmax-model-len: 100\nportt: 3\n", "yaml")
+    c.change(yaml_uri, "max-num-seqs: 8\nmax-model-len: 100\nport: 3\n")
+    seen: dict[str, set[str]] = {}
+    while seen.get(run.as_uri()) is None or "VC004" in seen[run.as_uri()]:
+        msg = c.notifications.get(timeout=30)
+        if msg["method"] == "textDocument/publishDiagnostics":
+            seen[msg["params"]["uri"]] = {d["code"] for d in msg["params"]["diagnostics"]}
+    assert "VC004" not in seen[run.as_uri()]
+
+
 def test_project_config_is_read(client, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.vcfg]\nvllm-version = "0.33.0"\nignore = ["VC103"]\n'
                                              '[tool.vcfg.per-file-ignores]\n"legacy/*.sh" = ["VC027"]\n')

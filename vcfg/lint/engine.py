@@ -166,10 +166,12 @@ def lint_paths(
     return run_rules(contexts, target, sources)
 
 
-def lint_text(path: str, data: bytes, target: Target) -> LintResult:
+def lint_text(path: str, data: bytes, target: Target, others: Optional[dict[str, bytes]] = None) -> LintResult:
     """Lint ``data`` as the contents of ``path`` against a target built once (the
     language server: an editor's unsaved buffer, linted as it is typed).  ``path`` is
-    not read, nor need it exist; a serve config's own ``--config`` reads ``data``."""
+    not read, nor need it exist; a serve config's own ``--config`` reads ``data``, and a
+    launch's ``--config`` file reads ``others`` (absolute path -> bytes: the editor's
+    other buffers) before the disk."""
     from vcfg.launch import args as launch_args
     from vcfg.launch.read import read_files
 
@@ -179,12 +181,13 @@ def lint_text(path: str, data: bytes, target: Target) -> LintResult:
     ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body)
     ctx.truncated = len(data) > MAX_BYTES
 
-    key = os.path.abspath(path)
-    launch_args.OVERLAY[key] = ctx.data
+    overlay = {**(others or {}), os.path.abspath(path): ctx.data}
+    launch_args.OVERLAY.update(overlay)
     try:
         return run_rules([ctx], target, {path: text})
     finally:
-        launch_args.OVERLAY.pop(key, None)
+        for k in overlay:
+            launch_args.OVERLAY.pop(k, None)
 
 
 def _member_loader(target: Target):  # type: ignore[no-untyped-def]

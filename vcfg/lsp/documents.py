@@ -82,18 +82,22 @@ def to_bytes(text: str) -> bytes:
         return text.encode("utf-8", "replace")
 
 
-def lint(doc: Document, text: str, target: Any, target_key: Any) -> LintOutcome:
-    """The lint of ``text`` as ``doc``, reused while neither changed."""
+def lint(doc: Document, text: str, target: Any, target_key: Any,
+         others: Optional[dict[str, str]] = None) -> LintOutcome:
+    """The lint of ``text`` as ``doc``, reused while neither it, the target nor the
+    other open buffers a ``--config`` may name (``others``: absolute path -> text)
+    changed."""
     import time
 
-    h = hash(text)
+    h = hash((text, tuple(sorted((k, hash(v)) for k, v in (others or {}).items()))))
     last = doc.last
     if last is not None and last.text_hash == h and last.target_key == target_key:
         return last
     from vcfg.lint.engine import lint_text
 
     t0, c0 = time.perf_counter(), time.process_time()
-    result = lint_text(doc.path, to_bytes(text), target)
+    result = lint_text(doc.path, to_bytes(text), target,
+                       {k: to_bytes(v) for k, v in others.items()} if others else None)
     out = LintOutcome(doc.version, h, target_key, result, (time.perf_counter() - t0) * 1000,
                       (time.process_time() - c0) * 1000)
     doc.last = out

@@ -108,6 +108,15 @@ class VcfgServer(LanguageServer):
             doc.lines = (h, documents.LineMap(text, self.encoding))
         return doc.lines[1]
 
+    def yaml_buffers(self, doc: documents.Document) -> Optional[dict[str, str]]:
+        """The other open YAML files (a launch's ``--config`` is read from its buffer),
+        for a script that names a ``--config`` at all."""
+        if doc.yaml or "--config" not in self.text_of(doc.uri):
+            return None
+        out = {d.path: self.text_of(u) for u, d in self.docs.items()
+               if u != doc.uri and d.yaml and d.path.startswith("/")}
+        return out or None
+
     def style_of(self, doc: documents.Document, lines: Sequence[str]) -> str:
         if not doc.yaml:
             return "bash"
@@ -124,7 +133,7 @@ class VcfgServer(LanguageServer):
     def lint(self, doc: documents.Document) -> tuple[list[t.Diagnostic], Any]:
         text = self.text_of(doc.uri)
         target, problems = self.target_of(doc)
-        outcome = documents.lint(doc, text, target, id(target))
+        outcome = documents.lint(doc, text, target, id(target), self.yaml_buffers(doc))
         lm = self.line_map(doc, text)
         out = to_lsp(lm, outcome.result.diagnostics, doc.path, self.settings.client.rules_url)
         out.extend(problem_diagnostic(p) for p in problems)
@@ -282,6 +291,10 @@ def did_change(ls: VcfgServer, params: t.DidChangeTextDocumentParams) -> None:
     doc.version = params.text_document.version
     if len(ls.text_of(doc.uri)) <= documents.LIVE_LIMIT:
         ls.schedule(doc.uri)
+    if doc.yaml:  # a script may read it as its --config
+        for uri, other in ls.docs.items():
+            if uri != doc.uri and not other.yaml:
+                ls.schedule(uri)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
