@@ -293,10 +293,14 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
 
     notes = []
     if not target.pinned:
-        for lc in launches:
-            rel = release_of(lc.inv)
-            if rel.version is None and rel.note:
-                notes.append(f"{lc.path}:{lc.inv.span.line}: {rel.note}, checked against {target.version}")
+        unmapped = [(lc, rel) for lc in launches for rel in [release_of(lc.inv)] if rel.version is None and rel.note]
+        if len(unmapped) == 1:
+            lc, rel = unmapped[0]
+            notes.append(f"{lc.path}:{lc.inv.span.line}: {rel.note}, checked against {target.version}")
+        elif unmapped:
+            images = ", ".join(dict.fromkeys(rel.image or "?" for _, rel in unmapped))
+            notes.append(f"{len(unmapped)} launches' images name no vLLM release ({images}), "
+                         f"checked against {target.version}")
     others = [lc for lc in launches if lc.own_target is not None]
     versions = {lc.target.version for lc in launches}
     if others and len(versions) == 1:

@@ -73,6 +73,10 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("bash", ("*.sh", "*.bash", "*.zsh", "*.ksh"), ("bash", "sh", "zsh", "ksh", "dash")),
     ("kubernetes", ("*.yaml", "*.yml"), ()),
     ("compose", ("*.yaml", "*.yml"), ()),
+    ("helm_values", ("*.yaml", "*.yml"), ()),
+    ("github_actions", ("*.yaml", "*.yml"), ()),
+    ("skypilot", ("*.yaml", "*.yml"), ()),
+    ("srt_slurm", ("*.yaml", "*.yml"), ()),
     ("serve_config", ("*.yaml", "*.yml"), ()),
     ("markdown", ("*.md", "*.markdown"), ()),
 )

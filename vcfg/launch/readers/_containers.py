@@ -218,3 +218,55 @@ def _as_script(parts: list[tuple[bool, list[Word]]], span: Span) -> Word:
                 q = "'" + w.value.replace("'", "'\\''") + "'"
                 pieces.append(Word(q, w.span, q, (Run(0, len(q), w.span, False),), w.holes))
     return _join(pieces, pieces[0])
+
+
+_EXPR = {"gha": re.compile(r"\$\{\{.*?\}\}", re.S), "go": re.compile(r"\{\{.*?\}\}", re.S)}
+
+
+def mask_expressions(w: Word, kind: str) -> Word:
+    """A script with GitHub Actions ``${{ ... }}`` (``kind="gha"``) or Go template
+    ``{{ ... }}`` (``"go"``) expressions, each replaced by an unset variable, so the
+    shell reads the rest and leaves the expression's value unknown."""
+    rx = _EXPR[kind]
+    if not rx.search(w.value) or w.holes:
+        return w
+    parts: list[Word] = []
+    last = 0
+    for n, m in enumerate(rx.finditer(w.value)):
+        if m.start() > last:
+            parts.append(w.slice(last, m.start()))
+        sp = w.span_of(m.start(), m.end())
+        name = f"${{__vcfg_expr_{n}}}"
+        parts.append(Word(name, sp, m.group(0), (Run(0, len(name), sp, False),)))
+        last = m.end()
+    if last < len(w.value):
+        parts.append(w.slice(last, len(w.value)))
+    return _join(parts, w)
+
+
+def script_launches(loc: _TextLoc, node: Any, path: str, env: list[tuple[str, Word, Span]],
+                    *, image: Optional[Word] = None, expressions: Optional[str] = None) -> list[Invocation]:
+    """The launches of a shell script written as a YAML scalar (a ``run:`` step)."""
+    from vcfg.launch import shell
+
+    if not isinstance(node, yaml.ScalarNode) or not node.value.strip():
+        return []
+    w = _scalar_word(loc, node)
+    if expressions:
+        w = mask_expressions(w, expressions)
+    found = shell.classify_argv([], env, _node_span(loc, node), path, script=w)
+    return [i._replace(image=image) for i in found] if image is not None else found
+
+
+def map_env(loc: _TextLoc, node: Any) -> list[tuple[str, Word, Span]]:
+    """A mapping of NAME: value (a workflow's ``env:``, SkyPilot ``envs:``)."""
+    out: list[tuple[str, Word, Span]] = []
+    if isinstance(node, yaml.MappingNode):
+        for kn, vn in node.value:
+            if isinstance(kn, yaml.ScalarNode) and isinstance(vn, yaml.ScalarNode):
+                if vn.tag == "tag:yaml.org,2002:null":
+                    sp = _node_span(loc, kn)
+                    out.append((kn.value, Word("", sp, "", (), (Hole(0, f"{kn.value} is given at launch", sp),)), sp))
+                else:
+                    out.append((kn.value, _scalar_word(loc, vn), _node_span(loc, kn)))
+    return out

@@ -1,0 +1,98 @@
+"""Shell scripts inside YAML (GitHub Actions run: steps, SkyPilot run:) and srt-slurm
+recipes, on small real-looking files."""
+
+from vcfg.launch.model import DYNAMO, SERVE
+from vcfg.launch.read import read_plan
+from vcfg.lint.engine import lint_paths
+
+
+def _at(text, needle):
+    i = text.index(needle)
+    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
+
+
+WORKFLOW = """\
+name: e2e
+on: [push]
+env:
+  VLLM_LOGGING_LEVEL: DEBUG
+jobs:
+  test:
+    runs-on: gpu
+    env:
+      MODEL: facebook/opt-125m
+    steps:
+      - uses: actions/checkout@v4
+      - name: serve
+        env:
+          PORT: ${{ matrix.port }}
+        run: |
+          export VLLM_RPC_TIMEOUT=100
+          CUDA_VISIBLE_DEVICES=0 vllm serve $MODEL --port $PORT --max-num-seqz ${{ inputs.seqs }} &
+          echo "${{ github.sha }}"
+"""
+
+
+def test_github_actions_run_steps_with_env_and_expressions(tmp_path):
+    f = tmp_path / "e2e.yml"
+    f.write_text(WORKFLOW)
+    (inv,) = read_plan(str(f), f.read_bytes()).invocations
+    assert inv.kind == SERVE and [w.text for w in inv.args][:1] == ["facebook/opt-125m"]
+    assert inv.args[2].text is None  # ${{ matrix.port }}: unknown
+    assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG" and inv.env["CUDA_VISIBLE_DEVICES"].value.text == "0"
+    assert (inv.args[3].span.line, inv.args[3].span.col) == _at(WORKFLOW, "--max-num-seqz")
+    res = lint_paths([str(f)], "0.33.0")
+    assert [(d.code, d.span.line, d.span.column) for d in res.diagnostics if d.severity != "info"] == [
+        ("VC001", *_at(WORKFLOW, "--max-num-seqz"))]
+
+
+SKY = """\
+envs:
+  MODEL_NAME: meta-llama/Llama-3.2-1B-Instruct
+secrets:
+  HF_TOKEN: null
+resources:
+  accelerators: L4:1
+  image_id: docker:vllm/vllm-openai:v0.13.0
+run: |
+  vllm serve $MODEL_NAME \\
+    --port 8000 --tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE
+"""
+
+
+def test_skypilot_run_with_envs_and_docker_image():
+    (inv,) = read_plan("task.yaml", SKY.encode()).invocations
+    assert [w.text for w in inv.args][:3] == ["meta-llama/Llama-3.2-1B-Instruct", "--port", "8000"]
+    assert inv.args[4].text is None and inv.env["HF_TOKEN"].value.text is None
+    assert inv.image.text == "vllm/vllm-openai:v0.13.0"
+    assert inv.span.line == 9
+
+
+RECIPE = """\
+name: test
+model:
+  path: "hf:Qwen/Qwen3-0.6B"
+  container: "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0"
+backend:
+  type: vllm
+  decode_environment:
+    VLLM_SKIP_P2P_CHECK: "1"
+  vllm_config:
+    decode:
+      tensor-parallel-size: 2
+      gpu-memory-utilization: 0.90
+      enforce-eager: true
+      disable-log-stats: false
+      hf-overrides: {"max_model_len": 4096}
+"""
+
+
+def test_srt_slurm_roles_are_dynamo_workers():
+    (inv,) = read_plan("recipe.yaml", RECIPE.encode()).invocations
+    assert inv.kind == DYNAMO and inv.span.line == 10
+    assert [w.text for w in inv.args] == ["--model", "Qwen/Qwen3-0.6B", "--tensor-parallel-size", "2",
+                                          "--gpu-memory-utilization", "0.9", "--enforce-eager",
+                                          "--hf-overrides", '{"max_model_len": 4096}']
+    assert inv.args[2].span.line == 11 and inv.env["VLLM_SKIP_P2P_CHECK"].value.text == "1"
+    other = RECIPE.replace("type: vllm", "type: sglang")
+    assert read_plan("recipe.yaml", other.encode()).invocations == ()

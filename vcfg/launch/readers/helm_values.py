@@ -1,0 +1,262 @@
+"""Helm values of charts that run vLLM, read as the chart's templates render them.
+
+- vLLM production-stack (``servingEngineSpec.modelSpec[]``): one ``vllm serve`` per
+  model, its options from ``vllmConfig`` (+ ``extraArgs``), ``lmcacheConfig`` and the
+  model's ``env``, as the chart's ``helm/templates/deployment-vllm-multi.yaml``
+  writes them (vllm-project/production-stack at f1f9822, Apache-2.0);
+- llm-d modelservice (``decode``/``prefill`` ``containers[]``): ``modelCommand:
+  vllmServe`` runs ``vllm serve <modelArtifacts.name> --port P --served-model-name
+  <name>`` + ``args`` (decode: vLLM behind the routing sidecar, ``routing.proxy.
+  targetPort``, 8200 by default; prefill: ``routing.servicePort``, 8000);
+  ``custom`` runs ``command`` + ``args``; ``imageDefault`` the image's entrypoint.
+
+Every word points at the values file: an option at its key, a value at its value,
+options the chart adds on its own at the model's entry.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from vcfg.launch.model import LaunchPlan, Word
+from vcfg.launch.readers import Evidence, ReadContext, Reader
+
+READER = Reader(
+    name="helm_values",
+    patterns=("*.yaml", "*.yml"),
+    summary="Helm values of vLLM production-stack (modelSpec) and llm-d modelservice (decode/prefill containers)",
+)
+
+#: production-stack ``vllmConfig`` keys -> the option the chart writes (a value follows)
+_PS_VALUED = (
+    ("maxModelLen", "--max-model-len"),
+    ("dtype", "--dtype"),
+    ("tensorParallelSize", "--tensor-parallel-size"),
+    ("maxNumSeqs", "--max-num-seqs"),
+    ("gpuMemoryUtilization", "--gpu_memory_utilization"),
+    ("maxLoras", "--max_loras"),
+)
+
+
+def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
+    from vcfg.launch.readers._yaml import documents, mapping
+
+    docs = documents(path, text)
+    if docs.error is not None or len(docs.nodes) != 1:
+        return None
+    top = mapping(docs.nodes[0])
+    if "modelSpec" in mapping(top.get("servingEngineSpec")):
+        return Evidence("helm_values", 0.9, ("vLLM production-stack values (servingEngineSpec.modelSpec)",), "ps")
+    roles = [r for r in ("decode", "prefill") if "containers" in mapping(top.get(r))]
+    if roles and ("modelArtifacts" in top or "routing" in top or "multinode" in top):
+        return Evidence("helm_values", 0.9, (f"llm-d modelservice values ({', '.join(roles)} containers)",), "llmd")
+    return None
+
+
+def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
+    from vcfg.launch.readers._yaml import documents
+    from vcfg.launch.yaml_config import _TextLoc
+
+    text = data.decode("utf-8", "surrogateescape")
+    loc = _TextLoc(text, path)
+    docs = documents(path, text)
+    unknowns: list[Any] = []
+    if not docs.nodes:
+        return LaunchPlan(path, source_kind="helm-values")
+    if evidence.data == "ps":
+        invs = _production_stack(loc, docs.nodes[0], path, unknowns)
+    else:
+        invs = _llmd(loc, docs.nodes[0], path, unknowns)
+    return LaunchPlan(path, invocations=tuple(invs), unknowns=tuple(unknowns), source_kind="helm-values")
+
+
+# --------------------------------------------------------------------------- words
+
+
+def _synth(text: str, span: Any) -> Word:
+    from vcfg.launch.model import Run
+
+    return Word(text, span, text, (Run(0, len(text), span, False),) if text else ())
+
+
+def _value(loc: Any, node: Any) -> Optional[Word]:
+    """A scalar as the chart's ``| quote`` writes it (a YAML boolean as true/false)."""
+    import yaml
+
+    from vcfg.launch.yaml_config import _scalar_word
+
+    if not isinstance(node, yaml.ScalarNode):
+        return None
+    return _scalar_word(loc, node)
+
+
+def _truthy(node: Any) -> bool:
+    import yaml
+
+    if not isinstance(node, yaml.ScalarNode):
+        return node is not None
+    return node.value.lower() not in ("", "false", "no", "off", "0", "null", "~")
+
+
+# --------------------------------------------------------------------------- production-stack
+
+
+def _production_stack(loc: Any, root: Any, path: str, unknowns: list[Any]) -> list[Any]:
+    import yaml
+
+    from vcfg.launch import shell
+    from vcfg.launch.readers._containers import container_env, keyed
+    from vcfg.launch.yaml_config import _node_span
+
+    spec = keyed(keyed(root)["servingEngineSpec"][1])
+    port_node = spec.get("containerPort", (None, None))[1]
+    models = spec["modelSpec"][1]
+    out: list[Any] = []
+    if not isinstance(models, yaml.SequenceNode):
+        return out
+    for item in models.value:
+        m = keyed(item)
+        if not m or "raySpec" in m:  # a Ray cluster template (ray-cluster.yaml): not read
+            continue
+        at = _node_span(loc, item)
+
+        def key_word(key: str, text: str, m: dict[str, Any] = m, at: Any = at) -> Word:
+            return _synth(text, _node_span(loc, m[key][0])) if key in m else _synth(text, at)
+
+        repo = _value(loc, m.get("repository", (None, None))[1])
+        tag = _value(loc, m.get("tag", (None, None))[1])
+        image = None
+        if repo is not None and repo.text and tag is not None and tag.text:
+            image = _synth(f"{repo.text}:{tag.text}", repo.span)
+        prog = "/opt/venv/bin/vllm" if repo is not None and repo.text == "lmcache/vllm-openai" else "vllm"
+        argv = [_synth(prog, at), _synth("serve", at)]
+        model = _value(loc, m.get("modelURL", (None, None))[1])
+        argv.append(model if model is not None else _synth("", at))
+        port = _value(loc, port_node) if port_node is not None else None
+        argv += [_synth("--host", at), _synth("0.0.0.0", at), _synth("--port", at), port or _synth("8000", at)]
+        if _truthy(m.get("enableLoRA", (None, None))[1]):
+            argv.append(key_word("enableLoRA", "--enable-lora"))
+        if _truthy(m.get("enableTool", (None, None))[1]):
+            argv.append(key_word("enableTool", "--enable-auto-tool-choice"))
+        if "toolCallParser" in m:
+            argv += [key_word("toolCallParser", "--tool-call-parser"), _value(loc, m["toolCallParser"][1]) or
+                     _synth("", at)]
+        vc = keyed(m.get("vllmConfig", (None, None))[1])
+        if "vllmConfig" in m:
+            if "enableChunkedPrefill" in vc:
+                on = _truthy(vc["enableChunkedPrefill"][1])
+                argv.append(_synth("--enable-chunked-prefill" if on else "--no-enable-chunked-prefill",
+                                   _node_span(loc, vc["enableChunkedPrefill"][0])))
+            on = "enablePrefixCaching" in vc and _truthy(vc["enablePrefixCaching"][1])
+            sp = _node_span(loc, vc["enablePrefixCaching"][0]) if "enablePrefixCaching" in vc else \
+                _node_span(loc, m["vllmConfig"][0])
+            argv.append(_synth("--enable-prefix-caching" if on else "--no-enable-prefix-caching", sp))
+            for key, option in _PS_VALUED:
+                if key in vc:
+                    argv += [_synth(option, _node_span(loc, vc[key][0])),
+                             _value(loc, vc[key][1]) or _synth("", _node_span(loc, vc[key][1]))]
+            extra = vc.get("extraArgs", (None, None))[1]
+            if isinstance(extra, yaml.SequenceNode):
+                argv += [w for w in (_value(loc, n) for n in extra.value) if w is not None]
+        lm = keyed(m.get("lmcacheConfig", (None, None))[1])
+        if lm and _truthy(lm.get("enabled", (None, None))[1]):
+            role_node = lm.get("kvRole", (None, None))[1]
+            role = role_node.value if role_node is not None and _truthy(role_node) else "kv_both"
+            cfg: dict[str, Any]
+            if "enablePD" in lm:
+                nr = lm.get("nixlRole", (None, None))[1]
+                cfg = {"kv_connector": "LMCacheConnectorV1", "kv_role": role,
+                       "kv_connector_extra_config": {"discard_partial_chunks": False,
+                                                     "lmcache_rpc_port": nr.value if nr is not None else ""}}
+            elif "v0" in vc and getattr(vc["v0"][1], "value", None) == "1":
+                cfg = {"kv_connector": "LMCacheConnector", "kv_role": role}
+            else:
+                cfg = {"kv_connector": "LMCacheConnectorV1", "kv_role": role}
+            sp = _node_span(loc, m["lmcacheConfig"][0])
+            argv += [_synth("--kv-transfer-config", sp), _synth(json.dumps(cfg, separators=(",", ":")), sp)]
+        if "chatTemplate" in m:
+            tpl = _value(loc, m["chatTemplate"][1])
+            argv += [key_word("chatTemplate", "--chat-template"), _synth(f"/templates/{tpl.text if tpl else ''}", at)]
+        env = _ps_env(loc, m, vc, lm, at, unknowns)
+        env += container_env(loc, m, unknowns, keys=("env",))
+        found = shell.classify_argv(argv, env, at, path)
+        out.extend(i._replace(image=image) for i in found)
+    return out
+
+
+def _ps_env(loc: Any, m: dict[str, Any], vc: dict[str, Any], lm: dict[str, Any], at: Any,
+            unknowns: list[Any]) -> list[tuple[str, Word, Any]]:
+    """The variables the chart sets itself (deployment-vllm-multi.yaml's env list)."""
+    from vcfg.launch.model import Hole
+    from vcfg.launch.yaml_config import _node_span
+
+    env: list[tuple[str, Word, Any]] = [
+        ("PYTHONHASHSEED", _synth("123", at), at),
+        ("HF_HOME", _synth("/data" if "pvcStorage" in m else "/tmp", at), at),
+        ("POD_IP", Word("", at, "", (), (Hole(0, "POD_IP comes from a fieldRef", at),)), at),
+    ]
+    if "vllmConfig" in m:
+        env.append(("LMCACHE_LOG_LEVEL", _synth("DEBUG", at), at))
+        if "v0" in vc and getattr(vc["v0"][1], "value", None) == "1":
+            env.append(("VLLM_USE_V1", _synth("0", _node_span(loc, vc["v0"][0])), at))
+        else:
+            d = _value(loc, vc.get("prometheusMultiprocDir", (None, None))[1])
+            env.append(("PROMETHEUS_MULTIPROC_DIR", d or _synth("/tmp", at), at))
+    if lm:
+        if _truthy(lm.get("enabled", (None, None))[1]):
+            env += [("LMCACHE_USE_EXPERIMENTAL", _synth("True", at), at),
+                    ("VLLM_RPC_TIMEOUT", _synth("1000000", at), at)]
+        if "cudaVisibleDevices" in lm:
+            w = _value(loc, lm["cudaVisibleDevices"][1])
+            if w is not None:
+                env.append(("CUDA_VISIBLE_DEVICES", w, _node_span(loc, lm["cudaVisibleDevices"][0])))
+    return env
+
+
+# --------------------------------------------------------------------------- llm-d modelservice
+
+
+def _llmd(loc: Any, root: Any, path: str, unknowns: list[Any]) -> list[Any]:
+    import yaml
+
+    from vcfg.launch import shell
+    from vcfg.launch.readers._containers import container_env, container_launches, keyed, list_words
+    from vcfg.launch.yaml_config import _node_span
+
+    top = keyed(root)
+    art = keyed(top.get("modelArtifacts", (None, None))[1])
+    name = _value(loc, art.get("name", (None, None))[1])
+    routing = keyed(top.get("routing", (None, None))[1])
+    proxy = keyed(routing.get("proxy", (None, None))[1])
+    out: list[Any] = []
+    for role in ("decode", "prefill"):
+        section = keyed(top.get(role, (None, None))[1])
+        containers = section.get("containers", (None, None))[1]
+        if not isinstance(containers, yaml.SequenceNode):
+            continue
+        for item in containers.value:
+            c = keyed(item)
+            mc = c.get("modelCommand", (None, None))[1]
+            mode = mc.value if isinstance(mc, yaml.ScalarNode) else None
+            if mode != "vllmServe":
+                # custom: command + args as written; imageDefault / none: the image's entrypoint
+                out.extend(container_launches(loc, item, path, unknowns))
+                continue
+            at = _node_span(loc, c["args"][0] if "args" in c else c["modelCommand"][0])
+            if role == "decode":
+                pw = _value(loc, proxy.get("targetPort", (None, None))[1])
+                port = pw or _synth("8200", at)
+            else:
+                pw = _value(loc, routing.get("servicePort", (None, None))[1])
+                port = pw or _synth("8000", at)
+            model = name or _synth("", at)
+            argv = [_synth("vllm", at), _synth("serve", at), model, _synth("--port", at), port,
+                    _synth("--served-model-name", at), model]
+            if "args" in c:
+                argv += list_words(loc, c["args"][1]) or []
+            env = container_env(loc, c, unknowns)
+            image = _value(loc, c.get("image", (None, None))[1])
+            found = shell.classify_argv(argv, env, at, path)
+            out.extend(i._replace(image=image) for i in found)
+    return out
