@@ -43,15 +43,6 @@ PENDING: set[str] = {
     # Go templates and unknown variables inside a bash -c string
     "kubernetes/kserve/config-llm-decode-worker-data-parallel.yaml",
     "kubernetes/kserve/config-llm-template.yaml",
-    # added with the corpus's fourth batch (corpus engineer): SkyPilot tasks and a
-    # composite GitHub Action have no reader yet; proxies started as
-    # $SCRIPT_DIR/<name>.py (the directory is a command substitution) are not seen
-    "skypilot/skypilot/vllm-multinode.sky.yaml",
-    "skypilot/skypilot/serve-openai-api-docker.yaml",
-    "skypilot/skypilot/service.yaml",
-    "github-actions/llama-stack/setup-vllm-action.yml",
-    "bash/tpu-inference/run_disagg_single_host.sh",
-    "bash/tpu-inference/run_dp_external_lb.sh",
 }
 
 
