@@ -142,3 +142,15 @@ def test_markdown_blocks_are_separate_examples(tmp_path):
           "```bash\nvllm serve m -dp 4 -dpl 0 --data-parallel-address 10.0.0.1\n"
           "vllm serve m -dp 4 -dpl 4 --data-parallel-address 10.0.0.1 --headless\n```\n")
     assert [c for c, _, _ in codes(tmp_path, md, "0.33.0", "dp.md") if c in ("VC307", "VC308")] == []
+
+
+def test_nodes_on_two_releases(tmp_path):
+    compose = ("services:\n  head:\n    image: vllm/vllm-openai:v0.20.2\n"
+               "    command: [\"m\", \"-dp\", \"4\", \"-dpl\", \"2\", \"--data-parallel-address\", \"10.0.0.1\"]\n"
+               "  worker:\n    image: vllm/vllm-openai:v0.20.2\n"
+               "    command: [\"m\", \"-dp\", \"4\", \"-dpl\", \"2\", \"--data-parallel-start-rank\", \"2\", "
+               "\"--data-parallel-address\", \"10.0.0.1\", \"--headless\"]\n")
+    assert [c for c, _, _ in codes(tmp_path, compose, "0.20.2", "compose.yaml") if c == "VC307"] == []
+    bumped = compose.replace("v0.20.2", "v0.23.0").replace("v0.23.0", "v0.20.2", 1)
+    assert [(c, l, k) for c, l, k in codes(tmp_path, bumped, "0.23.0", "compose.yaml") if c == "VC307"] \
+        == [("VC307", 6, 12)]

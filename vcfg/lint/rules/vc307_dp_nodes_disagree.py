@@ -15,7 +15,7 @@ from vcfg.lint.rules._args import span
 RULE = Rule(
     code="VC307",
     name="dp-nodes-disagree",
-    summary="nodes of one data-parallel group with different DP size, address, RPC port, model or parallel sizes",
+    summary="nodes of one data-parallel group with different DP size, address, RPC port, model, parallel sizes or release",
     severity="error",
     scope="run",
     why=(
@@ -24,7 +24,8 @@ RULE = Rule(
         "`--data-parallel-size`, the same `--data-parallel-address` and "
         "`--data-parallel-rpc-port` of the head (a node that leaves the address unset "
         "looks for the head on 127.0.0.1), the same model, tensor and pipeline parallel "
-        "sizes, expert parallelism and `--nnodes`. vLLM checks none of this across nodes: "
+        "sizes, expert parallelism and `--nnodes`, and one vLLM release (the tags of their "
+        "images, when they run in containers). vLLM checks none of this across nodes: "
         "the nodes wait for each other until the start-up timeout, or hang in the first "
         "collective. vcfg compares the launches of one deployment (a script with a branch "
         "per node, or the files `[tool.vcfg.deployments]` groups) whose values it knows; a "
@@ -101,6 +102,16 @@ def _address(lc: LaunchContext) -> Optional[_Setting]:
     return _Setting(value, f"`{ov.written.split('=', 1)[0]}` {value}", span(lc, ov.value_span or ov.span))
 
 
+def _release(lc: LaunchContext) -> Optional[_Setting]:
+    """The vLLM release of the launch's image (`vcfg.launch.release`), when it names one."""
+    from vcfg.launch.release import release_of
+
+    rel = release_of(lc.inv)
+    if rel.version is None or lc.inv.image is None:
+        return None
+    return _Setting(rel.version, f"the image {rel.image} (vLLM {rel.version})", span(lc, lc.inv.image.span))
+
+
 #: what every node of one group must agree on
 _SETTINGS = (
     ("the data-parallel size", _opt("data_parallel_size", "--data-parallel-size")),
@@ -112,6 +123,7 @@ _SETTINGS = (
     ("pipeline parallelism", _opt("pipeline_parallel_size", "--pipeline-parallel-size")),
     ("expert parallelism", _opt("enable_expert_parallel", "--enable-expert-parallel")),
     ("the node count", _opt("nnodes", "--nnodes")),
+    ("the vLLM release", _release),
 )
 
 
