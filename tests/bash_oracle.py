@@ -493,6 +493,17 @@ def target_version(path: Path) -> Optional[str]:
     return m.group(1).decode() if m else None
 
 
+#: scripts that need arguments (and variables) from their caller: how their own usage
+#: text or comments say to run them
+CALLS: dict[str, list[tuple[tuple[str, ...], dict[str, str]]]] = {
+    "real/bash/tpu-inference/run_dp_external_lb.sh": [
+        (("google/gemma-4-26B-A4B-it", "--max-model-len=1524", "--max-num-seqs=1024",
+          "--data-parallel-size", "4", "--tensor-parallel-size", "2"),
+         {"VLLM_ENGINE_READY_TIMEOUT_S": "6000", "MOE_REQUANTIZE_WEIGHT_DTYPE": "float8_e4m3fn"}),
+        (("serve", "Qwen/Qwen3-0.6B"), {}),
+    ],
+}
+
 _USAGE = re.compile(r"usage:.*?\b([A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)+)", re.I)
 
 
@@ -507,13 +518,15 @@ def check_script(path: Path) -> list[tuple[BashRun, Comparison]]:
     cat = make_target(target_version(path), LintConfig(), ()).catalog
     names = {e.name for e in cat.env_vars}
     label = str(path.relative_to(CORPUS))
-    run = run_bash(path)
-    m = _USAGE.search(run.stderr) if run.returncode else None
-    argsets: list[tuple[str, ...]] = [(alt,) for alt in m.group(1).split("|")] if m else [()]
+    calls = CALLS.get(label)
+    if calls is None:
+        run = run_bash(path)
+        m = _USAGE.search(run.stderr) if run.returncode else None
+        calls = [((alt,), {}) for alt in m.group(1).split("|")] if m else [((), {})]
     out = []
-    for args in argsets:
-        if args:
-            run = run_bash(path, args=args)
+    for args, env in calls:
+        if args or env:
+            run = run_bash(path, args=args, extra_env=env)
         plan = parse_script(path.read_bytes(), run.script_path, environ=run.env, args=list(args))
         shown = f"{label} {' '.join(args)}".strip()
         out.append((run, compare(shown, run, plan, names)))

@@ -21,7 +21,10 @@ needs_sandbox = pytest.mark.skipif(WHY_NOT is not None, reason=f"no sandbox: {WH
 #: scripts bash cannot run to their end, and why (each one's launches before that
 #: point are still compared; vcfg's later ones are not counted against it)
 CANNOT_RUN = {
+    # a seeded syntax error: bash runs nothing
     "seeded/s10-typographic-closing-quote-0.33.0.sh": "unexpected EOF while looking for matching",
+    # it greps the benchmark's output, which a stub does not print (after its launches)
+    "real/bash/tpu-inference/run_disagg_single_host.sh": "Could not find 'Failed requests:'",
 }
 
 

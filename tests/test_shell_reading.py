@@ -297,3 +297,66 @@ def test_tilde_is_home_when_home_is_known():
     assert texts(inv) == ["/home/u/models/m"]
     (inv,) = serves("vllm serve ~/models/m\n")
     assert texts(inv) == [None]
+
+
+def test_a_variable_after_letters_after_an_expansion_is_one_word():
+    """tree-sitter-bash reads ``$D/p_$i.yaml`` as two words (and ``X=$D/p_$i`` as an
+    assignment and a command ``i``); bash reads one word with ``$i`` in it."""
+    src = (
+        "i=3; D=/l\nX=$D/p_$i.y\nexport Z=$D/q_$i\n"
+        "vllm serve m --config $D/p_$i.yaml --x $X --z $Z > $D/log_$i.txt 2>&1 &\n"
+        "cat > $D/p_$i.yaml <<EOF\nport: 1\nEOF\n"
+    )
+    plan = parse_script(src, "run.sh")
+    (inv,) = plan.invocations
+    assert texts(inv) == ["m", "--config", "/l/p_3.yaml", "--x", "/l/p_3.y", "--z", "/l/q_3"]
+    assert inv.redirects == ("> $D/log_$i.txt", "2>&1")
+    assert not inv.env["i"].exported and inv.env["Z"].exported
+    assert [w.path.text for w in plan.written_files] == ["/l/p_3.yaml"]
+    # `$i` maps to where i is set
+    w = inv.args[2]
+    assert w.char_span(w.value.index("3")).col == 3
+
+
+def test_continue_break_and_flags_in_an_unrolled_loop():
+    """The argument filter of tpu-inference's run_dp_external_lb.sh: `if $skip_next`
+    runs `true` or `false`, `continue` skips the rest of the iteration."""
+    src = """\
+EXTRA=()
+skip_next=false
+for arg in "$@"; do
+  if $skip_next; then
+    skip_next=false
+    continue
+  fi
+  case "$arg" in
+    --data-parallel-size) skip_next=true ;;
+    --stop) break ;;
+    *) EXTRA+=("$arg") ;;
+  esac
+done
+vllm serve m "${EXTRA[@]}"
+"""
+    (inv,) = serves(src, args=["--data-parallel-size", "4", "--x", "1", "--stop", "--y"])
+    assert texts(inv) == ["m", "--x", "1"]
+
+
+def test_exit_return_and_decided_lists():
+    src = """\
+usage() { echo "usage: $0 model" >&2; exit 1; }
+first() { vllm serve a; return; vllm serve never; }
+[ $# -lt 1 ] && usage
+first
+(( $# > 1 )) && vllm serve two
+[ "$1" = m ] || vllm serve not-m
+vllm serve "$1"
+"""
+    assert [texts(i)[0] for i in serves(src, args=["m"])] == ["a", "m"]
+    assert [texts(i)[0] for i in serves(src, args=["m", "x"])] == ["a", "two", "m"]
+    assert [texts(i)[0] for i in serves(src, args=[])] == []
+
+
+def test_a_known_callers_environment_reaches_the_launch():
+    (inv,) = serves("vllm serve m\n", environ={"VLLM_ENGINE_READY_TIMEOUT_S": "6000"})
+    b = inv.exported_env()["VLLM_ENGINE_READY_TIMEOUT_S"]
+    assert b.value.text == "6000" and b.source == "caller"

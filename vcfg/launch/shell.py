@@ -236,6 +236,16 @@ class _State:
         return s
 
 
+class _Jump(Exception):
+    """``break``, ``continue``, ``return`` or ``exit`` run on every path that reaches
+    it: the rest of the loop body, function or script is not run."""
+
+    def __init__(self, kind: str, n: int = 1) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.n = n
+
+
 @tuple_record
 class _Ctx:
     background: bool = False
@@ -411,6 +421,11 @@ def _basename(s: str) -> str:
 
 _BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
 _STOPS = frozenset({"kill", "wait", "pkill", "killall"})
+_INT_TESTS: dict[str, Callable[[int, int], bool]] = {
+    "-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
+    "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b,
+}
+_NAME_AT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 #: ssh's options that take a value
 _SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 _PY_RE = re.compile(r"python(\d+(\.\d+)?)?\Z")
@@ -448,6 +463,8 @@ class _Interp:
         #: where kill / wait / pkill / killall run, for a body run from elsewhere
         self.stop_sites: list[int] = []
         self.decisions = 0
+        #: ids of nodes a misparsed word before them took (`_bare_dollar`)
+        self.consumed: set[int] = set()
         self.nested = 0
         self.locals_stack: list[dict[str, Optional[Binding]]] = []
         self.depth = 0
@@ -512,7 +529,10 @@ class _Interp:
 
     # ------------------------------------------------------------------ driver
     def run(self, root: Any) -> None:
-        self.exec_seq(root.children, _Ctx())
+        try:
+            self.exec_seq(root.children, _Ctx())
+        except _Jump:
+            return  # `exit` (or `return` at the top level): nothing else runs
         # functions defined but never called: run once with unknown arguments
         for name, (node, data, loc, st) in list(self.functions.items()):
             if name in self.called:
@@ -526,6 +546,8 @@ class _Interp:
                 self.sites.append(-1)
                 try:
                     self.call_body(name, node, _Ctx(function=name, conditional=True))
+                except _Jump:
+                    pass
                 finally:
                     self.sites.pop()
             finally:
@@ -614,6 +636,9 @@ class _Interp:
         self.st = saved.copy()
         try:
             self.exec_seq(node.children, ctx)
+        except _Jump as j:
+            if j.kind != "exit":
+                raise
         finally:
             self.st = saved
 
@@ -624,15 +649,26 @@ class _Interp:
         return
 
     def s_list(self, node: Any, ctx: _Ctx) -> None:
+        # `a && b || c`: each part runs when the status of the one before (true or
+        # false, when vcfg can tell) lets it; a part that may or may not run is
+        # conditional
         cond = False
+        last: Optional[bool] = True
+        op = None
         for c in node.children:
             if not c.is_named:
                 if c.type in ("||", "&&"):
-                    cond = True
+                    op = c.type
                 continue
             if c.type == "comment":
                 continue
+            if op is not None:
+                if last is None:
+                    cond = True
+                elif (op == "&&") != last:
+                    continue  # skipped; the status stays
             self.exec_stmt(c, ctx._replace(conditional=True) if cond else ctx)
+            last = self.eval_condition([c])
 
     def s_pipeline(self, node: Any, ctx: _Ctx) -> None:
         # every element runs in a subshell: assignments do not survive
@@ -642,6 +678,9 @@ class _Interp:
                 self.st = saved.copy()
                 try:
                     self.exec_stmt(c, ctx)
+                except _Jump as j:
+                    if j.kind != "exit":
+                        raise
                 finally:
                     self.st = saved
 
@@ -712,6 +751,8 @@ class _Interp:
         functions = False
         is_array = False
         for c in node.children[1:]:
+            if self.consumed and c.id in self.consumed:
+                continue
             if c.type in ("word", "test_operator") or (c.type == "concatenation" and self.text(c).startswith(("-", "+"))):
                 opt = self.text(c)
                 if opt.startswith("-") and not opt.startswith("--"):
@@ -873,9 +914,30 @@ class _Interp:
     def eval_condition(self, cond: list[Any]) -> Optional[bool]:
         """True/False when the condition is a test vcfg can decide, else None."""
         nodes = [c for c in cond if c.is_named and c.type != "comment"]
-        if len(nodes) != 1 or nodes[0].type != "test_command":
+        if len(nodes) != 1:
             return None
-        exprs = [c for c in nodes[0].children if c.is_named]
+        n0 = nodes[0]
+        if n0.type == "negated_command":
+            v = self.eval_condition([c for c in n0.children if c.is_named])
+            return None if v is None else not v
+        if n0.type == "command":
+            # `true`, `false`, `:`, and `$flag` holding one of them
+            if any(c.type not in ("command_name",) for c in n0.children if c.is_named):
+                return None
+            name = n0.child_by_field_name("name")
+            words = self.expand(name.children[0]) if name is not None and name.children else []
+            if len(words) == 1 and words[0].known and words[0].value in ("true", ":", "false"):
+                return words[0].value != "false"
+            return None
+        if n0.type == "compound_statement" and self.text(n0).startswith("(("):
+            kids = [c for c in n0.children if c.is_named]
+            if len(kids) != 1:
+                return None
+            v = self.arith(kids[0], {})
+            return None if v is None else v != 0
+        if n0.type != "test_command":
+            return None
+        exprs = [c for c in n0.children if c.is_named]
         if len(exprs) != 1:
             return None
         e = exprs[0]
@@ -885,10 +947,18 @@ class _Interp:
             if left is None or right is None or op is None:
                 return None
             o = self.text(op)
+            if o in _INT_TESTS:
+                lw, rw = self.expand_value(left), self.expand_value(right)
+                if lw.assumptions or rw.assumptions:
+                    return None  # a default taken because the caller may not set it: both paths
+                a, b = self.arith_text(lw.text), self.arith_text(rw.text)
+                if a is None or b is None:
+                    return None
+                return _INT_TESTS[o](a, b)
             if o not in ("==", "=", "!="):
                 return None
             lw, rw = self.expand_value(left), self.expand_value(right)
-            if not lw.known or not rw.known:
+            if not lw.known or not rw.known or lw.assumptions or rw.assumptions:
                 return None
             if right.type in ("string", "raw_string"):
                 res = lw.value == rw.value
@@ -907,6 +977,8 @@ class _Interp:
             if not w.known:
                 if w.value:
                     return o == "-n"
+                return None
+            if w.assumptions:
                 return None
             return (w.value == "") == (o == "-z")
         return None
@@ -1070,11 +1142,25 @@ class _Interp:
         if known and len(values) <= MAX_UNROLL:
             for w in values:
                 self.set_var(name, w, sp, lctx)
-                self.exec_stmt(body, lctx._replace(iteration=f"{name}={w.value}"))
+                if self.loop_iteration(body, lctx._replace(iteration=f"{name}={w.value}")) == "break":
+                    break
             return
         self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
-        self.exec_stmt(body, lctx)
+        self.loop_iteration(body, lctx)
         self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
+
+    def loop_iteration(self, body: Any, ctx: _Ctx) -> Optional[str]:
+        """One run of a loop body: "break" when it breaks this loop, else None
+        (``continue`` ends the run); a jump to an outer loop goes on up."""
+        try:
+            self.exec_stmt(body, ctx)
+        except _Jump as j:
+            if j.kind not in ("break", "continue"):
+                raise
+            if j.n > 1:
+                raise _Jump(j.kind, j.n - 1) from None
+            return "break" if j.kind == "break" else None
+        return None
 
     def _field_of(self, parent: Any, child: Any) -> Optional[str]:
         for i, c in enumerate(parent.children):
@@ -1109,16 +1195,19 @@ class _Interp:
                 ok = False
         names = self.assigned_names(body) | set(env)
         if ok and len(iters) <= MAX_UNROLL:
-            for it in iters:
+            final = env
+            for n_it, it in enumerate(iters):
                 for k, v in it.items():
                     self.set_var(k, _synth(str(v), sp), sp, lctx)
                 desc = ",".join(f"{k}={v}" for k, v in it.items())
-                self.exec_stmt(body, lctx._replace(iteration=desc))
-            for k, v in env.items():
+                if self.loop_iteration(body, lctx._replace(iteration=desc)) == "break":
+                    final = it
+                    break
+            for k, v in final.items():
                 self.set_var(k, _synth(str(v), sp), sp, lctx)
             return
         self.widen(names, sp, f"changed by the loop at line {sp.line}")
-        self.exec_stmt(body, lctx)
+        self.loop_iteration(body, lctx)
         self.widen(names, sp, f"changed by the loop at line {sp.line}")
 
     def s_while_statement(self, node: Any, ctx: _Ctx) -> None:
@@ -1131,7 +1220,7 @@ class _Interp:
             if c.is_named and c is not body and c.type in _STMT_TYPES:
                 self.exec_stmt(c, lctx)
         if body is not None:
-            self.exec_stmt(body, lctx)
+            self.loop_iteration(body, lctx)
         self.widen(names, sp, f"changed by the loop at line {sp.line}")
 
     # -- redirected statements
@@ -1271,8 +1360,12 @@ class _Interp:
         for r in inner_redirects:
             if r.type == "file_redirect":
                 dests = [d for d in r.children if d.is_named and d.type != "file_descriptor"]
-                argnodes.extend(dests[1:])
-                redir_texts.append(self.data[r.start_byte:(dests[0].end_byte if dests else r.end_byte)]
+                # the destination is the nodes glued together (see `_bare_dollar`)
+                k = 1
+                while k < len(dests) and dests[k].start_byte == dests[k - 1].end_byte:
+                    k += 1
+                argnodes.extend(dests[k:])
+                redir_texts.append(self.data[r.start_byte:(dests[k - 1].end_byte if dests else r.end_byte)]
                                    .decode("utf-8", "surrogateescape"))
             elif r.type == "herestring_redirect":
                 redir_texts.append(self.text(r))
@@ -1285,6 +1378,9 @@ class _Interp:
         file_loc = type(self.loc) is _FileLoc
         for a in argnodes:
             at, ab, ae = a.type, a.start_byte, a.end_byte
+            if self.consumed and a.id in self.consumed:
+                prev_end = ae
+                continue
             if prev_end >= 0 and ab > prev_end and b"\\" in data[prev_end:ab]:
                 glue_next = self.gap_escapes(argv, prev_end, ab)
             if at == "command_name":
@@ -1425,6 +1521,11 @@ class _Interp:
             return
         if name in ("set",):
             self.b_set(argv, span, ctx)
+            return
+        if name in ("break", "continue", "return", "exit"):
+            if not ctx.conditional and (name in ("return", "exit") or ctx.in_loop):
+                k = argv[1].text if len(argv) > 1 else "1"
+                raise _Jump(name, int(k) if k is not None and k.isdigit() and name in ("break", "continue") else 1)
             return
         if name in ("source", "."):
             target = argv[1].text if len(argv) > 1 and argv[1].text is not None else "a computed path"
@@ -1622,6 +1723,9 @@ class _Interp:
         self.locals_stack.append({})
         try:
             self.exec_stmt(body, ctx)
+        except _Jump as j:
+            if j.kind != "return":
+                raise
         finally:
             self.call_stack.pop()
             saved = self.locals_stack.pop()
@@ -1918,6 +2022,12 @@ class _Interp:
         if inherits and not ctx.container:
             env = dict(self.st.vars)
             env_unknowns = self.st.env_unknowns
+            if self.environ:
+                # a known caller's environment reaches the launch too
+                sp0 = self.li.span(0, 0)
+                for k, v in self.environ.items():
+                    if k not in env:
+                        env[k] = Binding(k, _synth(v, sp0), True, sp0, False, "caller")
         else:
             env = {}
             env_unknowns = ()
@@ -2154,8 +2264,10 @@ class _Interp:
             self._string(acc, node)
             return
         if t == "concatenation":
-            for c in node.children:
-                self.expand_into(acc, c, quoted, assignment)
+            kids = node.children
+            for c in kids:
+                self.expand_into(acc, c, quoted, assignment) if c is not kids[-1] or c.is_named or c.type != "$" \
+                    else self._bare_dollar(acc, node, quoted)
             return
         if t == "simple_expansion":
             self._simple_expansion(acc, node, quoted)
@@ -2207,6 +2319,32 @@ class _Interp:
                 self.expand_into(acc, c, quoted, assignment)
             return
         self._lit_escapes(acc, node.start_byte, node.end_byte, "unquoted" if not quoted else "quoted-word")
+
+    def _bare_dollar(self, acc: _Acc, node: Any, quoted: bool) -> None:
+        """tree-sitter-bash reads ``$D/p_$i.yaml`` as ``$D/p_$`` and a separate word
+        ``i.yaml`` (and ``X=$D/p_$i`` as an assignment and a command ``i``): bash
+        reads one word with ``$i`` in it.  The ``$`` ending ``node`` takes the name
+        from the word glued to it, which is then consumed (`consumed`)."""
+        up = node
+        nxt = up.next_sibling
+        while nxt is None and up.parent is not None and up.parent.end_byte == up.end_byte:
+            up = up.parent  # X=$D/p_$i: the word glued to the assignment
+            nxt = up.next_sibling
+        data = self.data
+        m = _NAME_AT.match(data, node.end_byte) if nxt is not None and nxt.start_byte == node.end_byte else None
+        if m is None or nxt.type not in ("word", "command_name", "number"):
+            self._lit_plain(acc, node.end_byte - 1, node.end_byte)
+            return
+        self.consumed.add(nxt.id)
+        name = m.group().decode()
+        sp = self.loc.span(node.end_byte - 1, m.end())
+        w = self._var_word(name, sp)
+        if w is None:
+            acc.hole(f"${name} is not set by this script", sp, not quoted)
+        else:
+            acc.word(w, not quoted, self.st.ifs)
+        if m.end() < nxt.end_byte:
+            self._lit_escapes(acc, m.end(), nxt.end_byte, "unquoted" if not quoted else "quoted-word")
 
     def _lit_plain(self, acc: _Acc, a: int, b: int) -> None:
         if a >= b:
