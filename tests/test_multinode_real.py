@@ -25,6 +25,9 @@ RELEASES = {
     # target a release before it (an image tag of the era, not named in the file)
     "kubernetes/llm-d/wide-ep-lws-decode.yaml": "0.15.1",
     "kubernetes/llm-d/wide-ep-lws-prefill.yaml": "0.15.1",
+    # a Ray Serve LLM config (read since the ray_serve reader) that sets VLLM_USE_V1,
+    # which 0.11.2 removed: its rayproject/ray-llm image names no vLLM release
+    "ray-serve/kuberay/ray-service.deepseek.yaml": "0.10.2",
 }
 #: real multi-node files that do not lint clean, and why (not a deployment-rule finding)
 NOT_CLEAN = {

@@ -351,6 +351,25 @@ def launch() -> None:
     """What vcfg understood of a launch script: launches, arguments, environment."""
 
 
+def _release_catalog(inv: Any, cat: Any, version: Optional[str]) -> Any:
+    """The catalog of the release a launch's image names, unless --vllm-version or the
+    project config chose one."""
+    from vcfg.launch.release import release_of
+
+    if version:
+        return cat
+    from vcfg.lint.config import load_config
+
+    if load_config().vllm_version:
+        return cat
+    rel = release_of(inv)
+    if rel.version is None or rel.version == cat.vllm_version:
+        return cat
+    from vcfg.catalog import store
+
+    return store.load(rel.version)[0]
+
+
 @launch.command("show")
 @click.argument("path")
 @click.option("--vllm-version", "version", help="resolve arguments against this release")
@@ -382,7 +401,7 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
         doc["reader"] = choice_to_json(choice)
         for inv, out, (_, label, key) in zip(plan.invocations, doc["invocations"], hosts):
             if inv.kind == SERVE:
-                out["parsed"] = parse_invocation(inv, cat, plan).to_json()
+                out["parsed"] = parse_invocation(inv, _release_catalog(inv, cat, version), plan).to_json()
             out["host"] = {"key": key, "label": label}
         doc["deployment"] = members
         doc["vllm_version"] = cat.vllm_version
@@ -396,10 +415,12 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
         write(f"  problem {p.span.line}:{p.span.col}: {p.message}")
     for inv, (_, label, _) in zip(plan.invocations, hosts):
         bg = " (background)" if inv.background else ""
-        write(f"\nline {inv.span.line}: {inv.entrypoint}{bg}")
+        lcat = _release_catalog(inv, cat, version)
+        on = f" (vllm {lcat.vllm_version}, from its image)" if lcat is not cat else ""
+        write(f"\nline {inv.span.line}: {inv.entrypoint}{bg}{on}")
         write(f"  host: {label}")
         if inv.kind == SERVE:
-            pa = parse_invocation(inv, cat, plan)
+            pa = parse_invocation(inv, lcat, plan)
             if pa.model is not None:
                 write(f"  model: {pa.model.value}")
             for ov in pa.occurrences:

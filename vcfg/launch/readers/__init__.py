@@ -77,8 +77,10 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("github_actions", ("*.yaml", "*.yml"), ()),
     ("skypilot", ("*.yaml", "*.yml"), ()),
     ("srt_slurm", ("*.yaml", "*.yml"), ()),
+    ("ray_serve", ("*.yaml", "*.yml"), ()),
     ("serve_config", ("*.yaml", "*.yml"), ()),
     ("markdown", ("*.md", "*.markdown"), ()),
+    ("dockerfile", ("dockerfile", "dockerfile.*", "*.dockerfile", "containerfile", "containerfile.*"), ()),
 )
 
 

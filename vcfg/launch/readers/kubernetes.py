@@ -112,7 +112,41 @@ def objects_launches(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list
     visit(doc, [], 0, False)
     if kind == "RayJob":
         out.extend(_rayjob(loc, top, path))
+    if kind == "RayService":
+        out.extend(_rayservice(loc, top, path, unknowns))
     return out
+
+
+def _rayservice(loc: Any, top: dict[str, Any], path: str, unknowns: list[Any]) -> list[Any]:
+    """A RayService's ``serveConfigV2`` (a Ray Serve config in a string): its LLM
+    engines, with the head container's image and env."""
+    import yaml
+
+    from vcfg.launch.readers._containers import container_env, keyed
+    from vcfg.launch.readers._yaml import documents
+    from vcfg.launch.readers.ray_serve import serve_config_launches
+    from vcfg.launch.yaml_config import _scalar_word, _TextLoc
+
+    spec = keyed(top.get("spec", (None, None))[1])
+    node = spec.get("serveConfigV2", (None, None))[1]
+    if not isinstance(node, yaml.ScalarNode):
+        return []
+    head = spec.get("rayClusterConfig", (None, None))[1]
+    for key in ("headGroupSpec", "template", "spec"):
+        head = keyed(head).get(key, (None, None))[1]
+    containers = keyed(head).get("containers", (None, None))[1]
+    image, env = None, []
+    if isinstance(containers, yaml.SequenceNode) and containers.value:
+        c = keyed(containers.value[0])
+        if isinstance(c.get("image", (None, None))[1], yaml.ScalarNode):
+            image = _scalar_word(loc, c["image"][1])
+        env = container_env(loc, c, unknowns)
+    w = _scalar_word(loc, node)
+    inner = _TextLoc(w.value, path, w)
+    docs = documents(path + "#serveConfigV2", w.value)
+    if docs.error is not None or not docs.nodes:
+        return []
+    return serve_config_launches(inner, docs.nodes[0], path, env, image)
 
 
 def _rayjob(loc: Any, top: dict[str, Any], path: str) -> list[Any]:

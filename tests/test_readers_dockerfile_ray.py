@@ -1,0 +1,77 @@
+"""Dockerfiles and Ray Serve LLM configs on small real-looking files."""
+
+from vcfg.launch.model import PROXY, SERVE
+from vcfg.launch.read import read_plan
+from vcfg.launch.release import release_of
+
+DOCKERFILE = """\
+ARG VLLM_VERSION=v0.21.0
+FROM vllm/vllm-openai:${VLLM_VERSION} AS base
+ENV VLLM_LOGGING_LEVEL=DEBUG \\
+    HF_HOME="/models cache"
+FROM base
+WORKDIR /app
+ENV VLLM_RPC_TIMEOUT 600000
+ENTRYPOINT ["vllm", "serve"]
+"""
+
+
+def test_dockerfile_entrypoint_env_and_image_release():
+    (inv,) = read_plan("Dockerfile", DOCKERFILE.encode()).invocations
+    assert inv.kind == SERVE and inv.span.line == 8 and not inv.args_complete
+    assert release_of(inv).version == "0.21.0"
+    assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
+    assert inv.env["HF_HOME"].value.text == "/models cache"
+    assert inv.env["VLLM_RPC_TIMEOUT"].value.text == "600000"
+    assert inv.workdir.text == "/app"
+
+
+def test_dockerfile_cmd_after_the_vllm_image_entrypoint_and_a_router():
+    text = 'FROM vllm/vllm-openai:v0.13.0\nCMD ["--model", "m", "--max-num-seqs", "8"]\n'
+    (inv,) = read_plan("serve.Dockerfile", text.encode()).invocations
+    assert [w.text for w in inv.args] == ["--model", "m", "--max-num-seqs", "8"]
+    assert (inv.args[2].span.line, inv.args[2].span.col) == (2, 23)
+    text = 'FROM python:3.12\nRUN pip install vllm-router\nENTRYPOINT ["/opt/venv/bin/vllm-router"]\nCMD []\n'
+    (inv,) = read_plan("router.Dockerfile", text.encode()).invocations
+    assert inv.kind == PROXY
+    assert read_plan("Dockerfile", b"FROM nginx\nCMD [\"nginx\"]\n").invocations == ()
+
+
+RAY = """\
+applications:
+- name: llms
+  import_path: ray.serve.llm:build_openai_app
+  runtime_env:
+    env_vars:
+      VLLM_USE_V1: "1"
+  args:
+    llm_configs:
+    - model_loading_config:
+        model_id: qwen
+        model_source: Qwen/Qwen2.5-7B-Instruct
+      engine_kwargs:
+        max_model_len: 1024
+        enable_prefix_caching: false
+        gpu_memory_utilization: 0.90
+        speculative_config: {method: ngram, num_speculative_tokens: 3}
+"""
+
+
+def test_ray_serve_llm_config():
+    (inv,) = read_plan("serve.yaml", RAY.encode()).invocations
+    assert inv.kind == SERVE and inv.span.line == 12
+    assert [w.text for w in inv.args] == [
+        "Qwen/Qwen2.5-7B-Instruct", "--max_model_len", "1024", "--no-enable_prefix_caching",
+        "--gpu_memory_utilization", "0.9", "--speculative_config",
+        '{"method": "ngram", "num_speculative_tokens": 3}']
+    assert inv.args[1].span.line == 13 and inv.env["VLLM_USE_V1"].value.text == "1"
+
+
+def test_ray_service_serve_config_v2_positions_in_the_manifest():
+    body = "\n".join("    " + line for line in RAY.splitlines())
+    text = ("apiVersion: ray.io/v1\nkind: RayService\nspec:\n  serveConfigV2: |\n" + body + "\n"
+            "  rayClusterConfig:\n    headGroupSpec:\n      template:\n        spec:\n          containers:\n"
+            "          - name: head\n            image: rayproject/ray-llm:2.52.0\n")
+    (inv,) = read_plan("rayservice.yaml", text.encode()).invocations
+    assert (inv.args[1].span.line, inv.args[1].span.col) == (17, 13)
+    assert inv.image.text == "rayproject/ray-llm:2.52.0" and release_of(inv).version is None

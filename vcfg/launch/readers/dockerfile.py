@@ -1,0 +1,189 @@
+"""Dockerfiles (and Containerfiles): the final stage's ``ENTRYPOINT`` and ``CMD``
+(exec form, or shell form run by ``/bin/sh -c``), its ``ENV`` and ``WORKDIR`` (and
+those of the stages it builds on), and the image it starts ``FROM`` with ``ARG``
+defaults filled in (``vllm/vllm-openai:${VLLM_VERSION}`` with ``ARG
+VLLM_VERSION=v0.21.0`` runs vLLM 0.21.0).  The arguments ``docker run`` adds at run
+time are unknown: the launch's argv is incomplete, never empty."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Optional
+
+from vcfg.launch.model import Hole, LaunchPlan, LineIndex, Run, Span, Word
+from vcfg.launch.readers import Evidence, ReadContext, Reader
+
+READER = Reader(
+    name="dockerfile",
+    patterns=("dockerfile", "dockerfile.*", "*.dockerfile", "containerfile", "containerfile.*"),
+    summary="Dockerfiles: the final stage's ENTRYPOINT/CMD, ENV, WORKDIR and FROM image (ARG defaults)",
+)
+
+_INSTR = re.compile(r"^[ \t]*([A-Za-z]+)[ \t]+", re.M)
+_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}?")
+
+
+def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
+    if re.search(r"^[ \t]*FROM[ \t]+\S", text, re.M | re.I):
+        return Evidence("dockerfile", 0.9, ("a Dockerfile (FROM ...)",))
+    return Evidence("dockerfile", 0.0, ("named like a Dockerfile, but it has no FROM line",))
+
+
+def _instructions(text: str) -> list[tuple[str, int, int]]:
+    """(instruction, start of its arguments, end) with ``\\`` continuations joined;
+    comment lines inside a continued instruction are skipped by Docker."""
+    out = []
+    i = 0
+    n = len(text)
+    while i < n:
+        j = text.find("\n", i)
+        j = n if j < 0 else j
+        line = text[i:j]
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            i = j + 1
+            continue
+        m = _INSTR.match(text, i)
+        if m is None or m.start() != i:
+            i = j + 1
+            continue
+        start = m.end()
+        end = j
+        while text[i:end].rstrip().endswith("\\") and end < n:
+            nxt = text.find("\n", end + 1)
+            end = n if nxt < 0 else nxt
+            i = end  # keep scanning continuation lines
+        out.append((m.group(1).upper(), start, end))
+        i = end + 1
+    return out
+
+
+def _expand(s: str, args: dict[str, str]) -> str:
+    return _VAR.sub(lambda m: args.get(m.group(1), m.group(2) or m.group(0)), s)
+
+
+def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
+    from vcfg.launch import shell
+
+    text = data.decode("utf-8", "surrogateescape")
+    li = LineIndex(data, path)
+    ascii_ = text.isascii()
+
+    def span(a: int, b: int) -> Span:
+        if ascii_:
+            return li.span(a, b)
+        return li.span(len(text[:a].encode("utf-8", "surrogateescape")),
+                       len(text[:b].encode("utf-8", "surrogateescape")))
+
+    def word(a: int, b: int, value: Optional[str] = None) -> Word:
+        raw = text[a:b]
+        value = raw if value is None else value
+        sp = span(a, b)
+        return Word(value, sp, raw, (Run(0, len(value), sp, value == raw and "\n" not in raw),) if value else ())
+
+    global_args: dict[str, str] = {}
+    stages: list[dict[str, Any]] = []
+    for name, a, b in _instructions(text):
+        body = text[a:b]
+        if name == "ARG":
+            for part in body.split():
+                k, eq, v = part.partition("=")
+                target = stages[-1]["args"] if stages else global_args
+                target[k] = v.strip('"') if eq else target.get(k, global_args.get(k, ""))
+            continue
+        if name == "FROM":
+            parts = [p for p in body.split() if not p.startswith("--")]
+            image = _expand(parts[0], global_args) if parts else ""
+            alias = parts[2] if len(parts) >= 3 and parts[1].upper() == "AS" else None
+            parent = next((s for s in stages if s["alias"] and s["alias"] == image), None)
+            stages.append({
+                "alias": alias, "image": parent["image"] if parent else image,
+                "image_at": (a, a + len(parts[0])) if parts else (a, a),
+                "env": list(parent["env"]) if parent else [], "entry": parent["entry"] if parent else None,
+                "cmd": parent["cmd"] if parent else None, "workdir": parent["workdir"] if parent else None,
+                "args": dict(global_args),
+            })
+            continue
+        if not stages:
+            continue
+        st = stages[-1]
+        if name == "ENV":
+            st["env"].extend(_env_pairs(text, a, b, word))
+        elif name == "WORKDIR":
+            st["workdir"] = word(a, b - len(body) + len(body.rstrip()))
+        elif name in ("ENTRYPOINT", "CMD"):
+            st["entry" if name == "ENTRYPOINT" else "cmd"] = (_command(text, a, b, word), span(a - len(name) - 1, a))
+            if name == "ENTRYPOINT":
+                st["cmd"] = None  # Docker resets CMD when ENTRYPOINT is set
+    if not stages:
+        return LaunchPlan(path, source_kind="dockerfile")
+    st = stages[-1]
+    entry, cmd = st["entry"], st["cmd"]
+    if entry is None and cmd is None:
+        return LaunchPlan(path, source_kind="dockerfile")
+    a, b = st["image_at"]
+    image = Word(st["image"], span(a, b), text[a:b], (Run(0, len(st["image"]), span(a, b), False),))
+    from vcfg.launch.readers._containers import is_vllm_image
+
+    parts: list[tuple[bool, list[Word]]] = []
+    at = (entry or cmd)[1]
+    if entry is None and is_vllm_image(st["image"]):
+        parts.append((False, [Word("vllm", image.span, "vllm", (Run(0, 4, image.span, False),)),
+                              Word("serve", image.span, "serve", (Run(0, 5, image.span, False),))]))
+    for c in (entry, cmd):
+        if c is not None:
+            parts.append(c[0])
+    # whatever `docker run IMAGE ...` adds after the image
+    extra = Word("", at, "", (), (Hole(0, "the arguments docker run gives the image", at, True),))
+    env = st["env"]
+    if any(is_shell for is_shell, _ in parts):
+        from vcfg.launch.readers._containers import _as_script
+
+        found = shell.classify_argv([], env, at, path, script=_as_script(parts, at))
+    else:
+        argv = [w for _, ws in parts for w in ws]
+        if cmd is None:
+            argv.append(extra)
+        found = shell.classify_argv(argv, env, at, path)
+    found = [i._replace(image=image, workdir=st["workdir"]) for i in found]
+    return LaunchPlan(path, invocations=tuple(found), source_kind="dockerfile")
+
+
+def _command(text: str, a: int, b: int, word: Any) -> tuple[bool, list[Word]]:
+    """(shell form?, words): the exec form's JSON strings, or the shell form's text."""
+    body = text[a:b].strip()
+    if body.startswith("["):
+        words = []
+        for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text[a:b]):
+            try:
+                value = json.loads(m.group(0))
+            except ValueError:
+                continue
+            words.append(word(a + m.start(1), a + m.end(1), value))
+        return False, words
+    lead = len(text[a:b]) - len(text[a:b].lstrip())
+    end = a + lead + len(body)
+    return True, [word(a + lead, end)]
+
+
+def _env_pairs(text: str, a: int, b: int, word: Any) -> list[tuple[str, Word, Span]]:
+    body = text[a:b]
+    out: list[tuple[str, Word, Span]] = []
+    if "=" not in body.split(None, 1)[0]:  # ENV NAME value (the old form)
+        name, _, rest = body.strip().partition(" ")
+        k = a + body.index(name)
+        v = text.find(rest.strip(), k + len(name))
+        if rest.strip():
+            w = word(v, v + len(rest.strip()))
+            out.append((name, w, w.span))
+        return out
+    for m in re.finditer(r'([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|\S*)', body):
+        raw = m.group(2)
+        start = a + m.start(2)
+        if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
+            w = word(start + 1, start + len(raw) - 1, raw[1:-1].replace('\\"', '"'))
+        else:
+            w = word(start, start + len(raw))
+        out.append((m.group(1), w, w.span))
+    return out
