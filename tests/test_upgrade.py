@@ -199,3 +199,61 @@ def test_upgrade_json(tmp_path: Path) -> None:
     assert [i["code"] for i in doc["not_migrated"]] == ["VC027"]
     assert [a["name"] for a in doc["not_migrated"][0]["alternatives"]] == ["NixlConnector", "MooncakeConnector"]
     assert doc["diff"].startswith("--- a/examples/pd-decode-p2p.sh\n")
+
+
+# --------------------------------------------------------------------------- other readers
+
+
+MANIFEST = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.11.2
+          command: ["vllm", "serve"]
+          args:
+            - Qwen/Qwen2.5-7B-Instruct
+            - --disable-log-requests   # quiet
+            - --override-pooler-config
+            - '{"pooling_type": "MEAN"}'
+            - --kv-transfer-config
+            - '{"kv_connector":"SharedStorageConnector","kv_role":"kv_both"}'
+"""
+
+
+def test_kubernetes_args_are_migrated_as_list_items(tmp_path: Path) -> None:
+    f = tmp_path / "deploy.yaml"
+    f.write_text(MANIFEST)
+    u = upgrade([str(f)], "0.11.2", "0.20.2")
+    assert u.run.files[0].after.decode() == MANIFEST.replace(
+        "            - --disable-log-requests   # quiet\n", "").replace(
+        "--override-pooler-config", "--pooler-config").replace("SharedStorageConnector", "ExampleConnector")
+    assert u.not_migrated == [] and len(u.migrated) == 3
+
+
+def test_compose_flow_list_loses_an_item_with_its_comma(tmp_path: Path) -> None:
+    f = tmp_path / "compose.yaml"
+    f.write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.2\n"
+        "    command: [\"Qwen/Qwen2.5-7B-Instruct\", \"--disable-log-requests\", \"--port\", \"8000\"]\n")
+    u = upgrade([str(f)], "0.11.2", "0.20.2")
+    assert u.run.files[0].after.decode().splitlines()[-1] == \
+        "    command: [\"Qwen/Qwen2.5-7B-Instruct\", \"--port\", \"8000\"]"
+
+
+def test_markdown_code_block_is_migrated_as_a_script(tmp_path: Path) -> None:
+    f = tmp_path / "README.md"
+    f.write_text(
+        "# Serving\n\nStart it:\n\n```bash\nexport VLLM_RPC_TIMEOUT=600000\n"
+        "vllm serve Qwen/Qwen2.5-7B-Instruct \\\n    --disable-log-requests \\\n"
+        "    --override-pooler-config '{\"pooling_type\": \"MEAN\"}'\n```\n")
+    u = upgrade([str(f)], "0.11.2", "0.23.0")
+    assert u.run.files[0].after.decode() == (
+        "# Serving\n\nStart it:\n\n```bash\n"
+        "vllm serve Qwen/Qwen2.5-7B-Instruct \\\n"
+        "    --pooler-config '{\"pooling_type\": \"MEAN\"}'\n```\n")

@@ -85,17 +85,26 @@ def _edit_bytes(ctx: Any, path: str, a: int, b: int, content: str) -> Edit:
 
 
 def is_script(ctx: Any) -> bool:
-    """Whether the linted file is a shell script: edits that add or remove shell words
-    (with their spaces and ``\\`` continuations) make sense only there, not in a YAML
-    list of arguments or a compose command."""
-    return _file(ctx).plan.source_kind == "bash"
+    """Whether the linted file is a shell script, or Markdown whose launches are shell
+    code blocks: edits that add shell words or move shell lines make sense only there,
+    not in a YAML list of arguments or a compose command."""
+    return _file(ctx).plan.source_kind in ("bash", "markdown")
 
 
 def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
-    """Delete the shell words from span ``first`` to span ``last`` with the space that
-    separated them from their neighbours: a line that holds nothing else goes whole
-    (its ``\\`` continuation included), so the command keeps its layout."""
-    if first is None or last is None or not is_script(ctx):
+    """Delete the argv words from span ``first`` to span ``last``: in a script (or a
+    Markdown code block) with the space that separated them from their neighbours, a
+    line that holds nothing else going whole (its ``\\`` continuation included), so
+    the command keeps its layout; in a YAML list (a manifest's ``args``, a compose
+    ``command``), as list items."""
+    if first is None or last is None:
+        return None
+    kind = _file(ctx).plan.source_kind
+    if kind in ("kubernetes", "compose", "markdown"):
+        gone = _delete_yaml_items(ctx, first, last)
+        if gone is not None or kind != "markdown":
+            return gone
+    elif kind != "bash":
         return None
     path = _path(ctx, first)
     data = _file(ctx).bytes_of(path)
@@ -127,6 +136,40 @@ def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
     return _edit_bytes(ctx, path, i, b, "")  # the space before them
 
 
+def _delete_yaml_items(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
+    """The words as items of a YAML sequence: block items (``- word`` lines, deleted
+    whole) or flow items (``[a, word, b]``, deleted with one comma)."""
+    import re
+
+    path = _path(ctx, first)
+    data = _file(ctx).bytes_of(path)
+    a, b = first.start, last.end
+    if not 0 <= a <= b <= len(data):
+        return None
+    line_start = data.rfind(b"\n", 0, a) + 1
+    e = data.find(b"\n", b)
+    line_end = len(data) if e < 0 else e + 1
+    item = re.compile(rb"^[ \t]*- [^\n]*$")
+    lines = data[line_start:line_end].rstrip(b"\n").split(b"\n")
+    if re.match(rb"^[ \t]*- $", data[line_start:a]) and all(item.match(x) for x in lines) \
+            and not data[b:line_end].split(b" #", 1)[0].strip():
+        return _edit_bytes(ctx, path, line_start, line_end, "")
+    j = b
+    while j < len(data) and data[j] in b" \t":
+        j += 1
+    i = a
+    while i > line_start and data[i - 1] in b" \t":
+        i -= 1
+    if data[j:j + 1] == b"," and data[i - 1:i] in (b"[", b","):
+        k = j + 1
+        while k < len(data) and data[k] in b" \t":
+            k += 1
+        return _edit_bytes(ctx, path, a, k, "")
+    if data[i - 1:i] == b"," and data[j:j + 1] == b"]":
+        return _edit_bytes(ctx, path, i - 1, b, "")
+    return None
+
+
 def insert_option(lc: LaunchContext, text: str) -> Optional[Edit]:
     """Insert ``text`` (an option and its value, as shell words) into the launch's
     argv, before its last option: on a line of its own when the options are one per
@@ -147,6 +190,8 @@ def insert_option(lc: LaunchContext, text: str) -> Optional[Edit]:
     if line_start > 0 and not indent.strip() and data[:prev_end].rstrip(b" \t").endswith(b"\\"):
         return _edit_bytes(lc, path, line_start, line_start,
                            indent.decode("utf-8", "surrogateescape") + text + " \\\n")
+    if _file(lc).plan.source_kind != "bash":
+        return None  # Markdown: only where the layout shows shell (one option a line)
     return _edit_bytes(lc, path, at, at, text + " ")
 
 
