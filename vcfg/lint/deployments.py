@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -37,8 +38,8 @@ from vcfg.records import field, record
 SCRIPT_SUFFIXES = (".sh", ".bash")
 #: a script larger than this is not read when looking for the scripts that start a file
 _SCAN_BYTES = 1 << 20
-#: at most this many sibling scripts are read when looking for starters
-_SCAN_FILES = 400
+#: at most this many scripts of a folder are read when looking for starters
+_SCAN_FILES = 5000
 _KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _COMPOSE_PAIRS = (
     ("compose.yaml", "compose.override.yaml"),
@@ -137,34 +138,55 @@ def _started(fc: Any) -> list[str]:
     return out
 
 
-def _mentions(real: str) -> list[str]:
-    """Scripts beside ``real`` or in its parent folder whose text names its file name:
-    the candidates that may start it (checked by parsing them)."""
-    if not os.path.isfile(real):
-        return []
-    me = Path(real)
-    name = me.name.encode()
-    found: list[str] = []
-    seen = 0
-    for folder in {me.parent, me.parent.parent}:
+#: the words that may name a script another one starts: after bash/sh/source/., and any
+#: word ending in .sh/.bash (checked afterwards against the starter's own plan)
+_NAMED = re.compile(rb"(?:\b(?:bash|sh|zsh|dash|ksh|source)|(?:^|[;&|(\s])\.)\s+(?:-\S+\s+)*[\"']?([^\s\"';&|()<>]+)"
+                    rb"|([^\s\"';&|()<>=]+\.(?:sh|bash))\b", re.M)
+
+
+class _Folders:
+    """Per folder, once per run: which of its scripts name which file names."""
+
+    def __init__(self) -> None:
+        self.index: dict[Path, dict[bytes, list[str]]] = {}
+
+    def naming(self, folder: Path, name: bytes) -> list[str]:
+        if folder not in self.index:
+            self.index[folder] = self._scan(folder)
+        return self.index[folder].get(name, [])
+
+    @staticmethod
+    def _scan(folder: Path) -> dict[bytes, list[str]]:
+        out: dict[bytes, list[str]] = {}
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
-            continue
-        for e in entries:
-            if seen >= _SCAN_FILES:
-                return found
-            if not e.name.endswith(SCRIPT_SUFFIXES) or e.path == real:
+            return out
+        for e in entries[:_SCAN_FILES]:
+            if not e.name.endswith(SCRIPT_SUFFIXES):
                 continue
             try:
                 if not e.is_file() or e.stat().st_size > _SCAN_BYTES:
                     continue
-                seen += 1
                 with open(e.path, "rb") as fh:
-                    if name in fh.read():
-                        found.append(_key(e.path))
+                    data = fh.read()
             except OSError:
                 continue
+            names = {(m.group(1) or m.group(2)).rsplit(b"/", 1)[-1] for m in _NAMED.finditer(data)}
+            for n in names:
+                out.setdefault(n, []).append(_key(e.path))
+        return out
+
+
+def _mentions(real: str, folders: _Folders) -> list[str]:
+    """Scripts beside ``real`` or in its parent folder that name its file name: the
+    candidates that may start it (checked against their own plans)."""
+    if not os.path.isfile(real):
+        return []
+    me = Path(real)
+    found: list[str] = []
+    for folder in dict.fromkeys((me.parent, me.parent.parent)):
+        found.extend(x for x in folders.naming(folder, me.name.encode()) if x != real and x not in found)
     return found
 
 
@@ -243,6 +265,7 @@ def group(
     done: set[str] = set()
 
     peeked: dict[str, Optional[Any]] = {}
+    folders = _Folders()
 
     def peek(real: str) -> Optional[Any]:
         if real in by_real:
@@ -283,7 +306,7 @@ def group(
             if member(s) is not None:
                 uf.join(real, s)
                 starter_of.setdefault(s, real)
-        for cand in _mentions(real):
+        for cand in _mentions(real, folders):
             cfc = peek(cand)
             if cfc is not None and real in _started(cfc) and member(cand) is not None:
                 uf.join(real, cand)
