@@ -286,3 +286,28 @@ def test_flag_details_in_words(t33):
     assert completion.flag_detail(cat.flag("--kv-transfer-config")) == "JSON (KVTransferConfig)"
     # a switch in a serve config takes true or false
     assert set(labels("model: m\nport: 1\ntrust-remote-code: ", "serve-config", t33)) == {"true", "false"}
+
+
+def test_settings_parse_and_the_release_order(tmp_path):
+    from vcfg.lsp.settings import Settings, parse_client_settings
+
+    s, problems = parse_client_settings({"vcfg": {"vllmVersion": "0.13.0", "releases": {"legacy/*.sh": "0.10.2"},
+                                                  "debounceMs": 50, "colour": "red", "knowledge": "x"}})
+    assert (s.vllm_version, s.releases, s.debounce_ms) == ("0.13.0", {"legacy/*.sh": "0.10.2"}, 50)
+    assert problems == ["unknown vcfg setting 'colour'", "vcfg.knowledge must be a list of folders"]
+    assert parse_client_settings([1])[1] and parse_client_settings(None) == (parse_client_settings({})[0], [])
+    (tmp_path / "pyproject.toml").write_text('[tool.vcfg]\nvllm-version = "0.20.2"\n')
+    (tmp_path / "legacy").mkdir()
+    st = Settings()
+    a, b = str(tmp_path / "a.sh"), str(tmp_path / "legacy" / "b.sh")
+    assert st.target_for(a)[0].version == "0.20.2"  # the project config
+    st.client = s
+    assert st.target_for(a)[0].version == "0.13.0"  # the client setting
+    assert st.target_for(b)[0].version == "0.10.2"  # a glob
+    st.workspace_release = "0.33.0"
+    assert st.target_for(a)[0].version == "0.33.0"
+    st.file_release[a] = "0.11.2"
+    assert st.target_for(a)[0].version == "0.11.2"
+    st.file_release[a] = "0.1.0"  # no catalog: the defaults, and why
+    target, problems = st.target_for(a)
+    assert "0.1.0" in problems[0] and target.version == "0.20.2"

@@ -17,6 +17,7 @@ reads only the changed document.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -25,6 +26,8 @@ from vcfg.lint.config import LintConfig, load_config
 from vcfg.records import field, record
 
 DEFAULT_DEBOUNCE_MS = 150
+#: seconds before a folder without a project config is searched again
+NO_CONFIG_RECHECK_S = 5.0
 #: the most targets (release x config) kept at once
 MAX_TARGETS = 8
 
@@ -35,7 +38,7 @@ class ClientSettings:
     workspace/didChangeConfiguration)."""
 
     vllm_version: Optional[str] = None
-    #: glob (matched against the file's path, or its name) -> release
+    #: glob (matched against the file's path, its end, or its name) -> release
     releases: dict[str, str] = field(default_factory=dict)
     config_path: Optional[str] = None
     knowledge: list[str] = field(default_factory=list)
@@ -115,7 +118,7 @@ class Settings:
         self.client = ClientSettings()
         self.workspace_release: Optional[str] = None
         self.file_release: dict[str, str] = {}
-        self._configs: dict[str, tuple[Optional[tuple[str, float]], LintConfig]] = {}
+        self._configs: dict[str, tuple[Optional[tuple[str, float]], LintConfig, float]] = {}
         self._targets: dict[tuple[Any, ...], Any] = {}
 
     # -- releases
@@ -127,7 +130,9 @@ class Settings:
         import fnmatch
 
         for pattern, version in self.client.releases.items():
-            if fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern):
+            # a relative glob matches the end of the path ("legacy/*.sh")
+            if (fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern)
+                    or not os.path.isabs(pattern) and fnmatch.fnmatch(path, "*/" + pattern)):
                 return version, f"vcfg.releases[{pattern!r}]"
         if self.workspace_release:
             return self.workspace_release, "workspace release (vcfg.setRelease)"
@@ -145,16 +150,19 @@ class Settings:
             start = Path(path).parent if os.path.isabs(path) else Path.cwd()
             key = str(start)
         hit = self._configs.get(key)
+        now = time.monotonic()
         if hit is not None:
-            stamp, cfg = hit
-            if stamp is None or _stamp(stamp[0]) == stamp:
+            stamp, cfg, when = hit
+            # a config file that changed is read again; where there was none, look
+            # again now and then (one may have been created)
+            if stamp is not None and _stamp(stamp[0]) == stamp or stamp is None and now - when < NO_CONFIG_RECHECK_S:
                 return cfg
         if self.client.config_path:
             cfg = load_config(explicit=Path(self.client.config_path))
         else:
             cfg = load_config(start)
         cfg = _absolute_patterns(cfg)
-        self._configs[key] = (_stamp(str(cfg.path)) if cfg.path else None, cfg)
+        self._configs[key] = (_stamp(str(cfg.path)) if cfg.path else None, cfg, now)
         return cfg
 
     def forget_configs(self) -> None:
