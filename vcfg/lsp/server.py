@@ -91,9 +91,6 @@ class VcfgServer(LanguageServer):
         log.error("server error (%s): %s", getattr(source, "__name__", source), type(error).__name__)
 
     # -- documents
-    def document(self, uri: str) -> Optional[documents.Document]:
-        return self.docs.get(uri)
-
     def text_of(self, uri: str) -> str:
         try:
             return self.workspace.get_text_document(uri).source
@@ -512,7 +509,6 @@ def main(argv: Sequence[str] = ()) -> int:
     root.addHandler(handler)
     root.setLevel(level)
     logging.getLogger("pygls").setLevel(max(level, logging.ERROR))
-    t0 = time.perf_counter()
-    log.info("vcfg lsp starting (%.0f ms to import)", (time.perf_counter() - t0) * 1000)
+    log.info("vcfg lsp %s starting (pygls, stdio)", server.version)
     server.start_io()
     return 0
