@@ -149,6 +149,12 @@ def test_manifest_args_list_and_env(t33):
     assert (c.kind, c.prefix) == ("env_name", "VLLM_NIXL")
     flow = 'spec:\n  containers:\n    - image: vllm/vllm-openai\n      args: ["--port", "8000", "--max-n'
     assert "--max-num-seqs" in labels(flow, "manifest", t33)
+    # compose: a command list, a command string
+    compose = ("services:\n  decode:\n    image: vllm/vllm-openai\n"
+               "    command:\n      - --model\n      - m\n      - --max-n")
+    assert "--max-num-seqs" in labels(compose, "manifest", t33)
+    assert "--max-num-seqs" in labels("services:\n  d:\n    command: vllm serve m --max-n", "manifest", t33)
+    assert "--max-num-seqs" in labels('services:\n  d:\n    command: ["vllm", "serve", "m", "--max-n', "manifest", t33)
 
 
 def test_hostile_cursor_text_answers(t33):

@@ -397,14 +397,15 @@ def manifest_cursor(lines: Sequence[str], line: int, col: int, json_flags: froze
         if name:
             return Cursor("env_value", prefix=m.group(3), start=col - len(m.group(3)), env=name.group(1))
     m = _ITEM.match(cur)
-    if m and _under(lines, line, len(m.group(1)), "args") and _mentions_vllm(lines, line):
+    if m and (_under(lines, line, len(m.group(1)), "args") or _under(lines, line, len(m.group(1)), "command")) \
+            and _mentions_vllm(lines, line):
         item = m.group(2)
         if item[:1] in "|>":
             return shell_cursor(lines, line, col, json_flags)
         before = _items_before(lines, line, len(m.group(1)))
         cw = _yaml_item_word(item)
         return arg_cursor(before, cw, col, json_flags, quote_style=item[:1] if item[:1] in "\"'" else "yaml")
-    m = re.match(r"^\s*(?:-\s+)?args\s*:\s*\[(.*)$", cur)
+    m = re.match(r"^\s*(?:-\s+)?(?:args|command)\s*:\s*\[(.*)$", cur)
     if m and _mentions_vllm(lines, line):
         items = [x.strip() for x in _split_flow(m.group(1))]
         before = [_yaml_item_word(x).value for x in items[:-1]]
