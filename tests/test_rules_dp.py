@@ -87,8 +87,8 @@ def test_release_boundaries(tmp_path, code, text, fails, passes):
 def test_issue_examples(tmp_path):
     # the issue's "passes today" list: DP 8 on 4 GPUs, local above size, two nodes that
     # disagree on the DP size and the address
-    assert ("VC217", 1, 25) in codes(tmp_path, "CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve m -dp 8 --enable-expert-parallel\n", "0.33.0") \
-        or any(c == "VC217" for c, _, _ in codes(tmp_path, "CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve m -dp 8\n", "0.33.0"))
+    dp8 = "CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve m -dp 8\n"
+    assert [x for x in codes(tmp_path, dp8, "0.33.0") if x[0] == "VC217"] == [("VC217", 1, dp8.index("-dp") + 1)]
     assert any(c == "VC216" for c, _, _ in codes(tmp_path, "vllm serve m -dp 4 -dpl 8\n", "0.33.0"))
     two = ("if [ \"$N\" = 0 ]; then\n"
            "  vllm serve m -dp 8 -dpl 4 --data-parallel-address 10.0.0.1\n"
@@ -154,3 +154,13 @@ def test_nodes_on_two_releases(tmp_path):
     bumped = compose.replace("v0.20.2", "v0.23.0").replace("v0.23.0", "v0.20.2", 1)
     assert [(c, l, k) for c, l, k in codes(tmp_path, bumped, "0.23.0", "compose.yaml") if c == "VC307"] \
         == [("VC307", 6, 12)]
+
+
+def test_nodes_with_different_ep_kernels(tmp_path):
+    text = ("if [ \"$N\" = 0 ]; then\n"
+            "  vllm serve m -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 -ep --all2all-backend deepep_low_latency\n"
+            "else\n"
+            "  vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank 8 --data-parallel-address 10.0.0.1 -ep --headless\n"
+            "fi\n")
+    got = [(c, l, k) for c, l, k in codes(tmp_path, text, "0.33.0") if c == "VC307"]
+    assert got == [("VC307", 4, 8)]  # unset here (the default): the launch word `serve`

@@ -24,7 +24,7 @@ RULE = Rule(
         "`--data-parallel-size`, the same `--data-parallel-address` and "
         "`--data-parallel-rpc-port` of the head (a node that leaves the address unset "
         "looks for the head on 127.0.0.1), the same model, tensor and pipeline parallel "
-        "sizes, expert parallelism and `--nnodes`, and one vLLM release (the tags of their "
+        "sizes, expert parallelism (its all2all backend and load balancer) and `--nnodes`, and one vLLM release (the tags of their "
         "images, when they run in containers). vLLM checks none of this across nodes: "
         "the nodes wait for each other until the start-up timeout, or hang in the first "
         "collective. vcfg compares the launches of one deployment (a script with a branch "
@@ -122,6 +122,8 @@ _SETTINGS = (
     ("tensor parallelism", _opt("tensor_parallel_size", "--tensor-parallel-size")),
     ("pipeline parallelism", _opt("pipeline_parallel_size", "--pipeline-parallel-size")),
     ("expert parallelism", _opt("enable_expert_parallel", "--enable-expert-parallel")),
+    ("the all2all backend", _opt("all2all_backend", "--all2all-backend")),
+    ("the expert-parallel load balancer", _opt("enable_eplb", "--enable-eplb")),
     ("the node count", _opt("nnodes", "--nnodes")),
     ("the vLLM release", _release),
 )
