@@ -31,7 +31,6 @@ RELEASES = {
 }
 #: real multi-node files that do not lint clean, and why (not a deployment-rule finding)
 NOT_CLEAN = {
-    "markdown/vllm-recipes/Kimi-K2.md": "VC000: the Markdown reader reads a non-shell block as bash (readers)",
     "markdown/vllm-ascend/DeepSeek-R1.md": "VC000: `<node_ip>` placeholders in curl blocks (shell)",
 }
 

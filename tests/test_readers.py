@@ -175,3 +175,40 @@ def test_a_bash_lint_loads_no_other_reader(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['vcfg.launch.readers.bash']"
+
+
+MD = """\
+# Serve
+
+Add these options:
+
+```bash
+--kv-transfer-config '{"kv_connector":"NixlConnector","kv_rol":"kv_both"}'
+--max-num-seqz 8
+```
+
+```shell
+============ Serving Benchmark Result ============
+Request rate configured (RPS):           1.00
+```
+
+```bash
+vllm serve m --port 8000
+```
+"""
+
+
+def test_markdown_flags_only_block_and_output_blocks(tmp_path):
+    f = tmp_path / "guide.md"
+    f.write_text(MD)
+    plan = read_plan(str(f), f.read_bytes())
+    flags, serve = plan.invocations
+    assert flags.args[0].text is None  # the model of a block of options is unknown
+    assert [w.text for w in flags.args[1:]] == [
+        "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_rol":"kv_both"}', "--max-num-seqz", "8"]
+    assert (flags.args[3].span.line, flags.args[3].span.col) == (7, 1)
+    assert [w.text for w in serve.args] == ["m", "--port", "8000"]
+    res = lint_paths([str(f)], "0.33.0")
+    # the output block under ```shell is not a script: no parse error from it
+    assert [(d.code, d.span.line, d.span.column) for d in res.diagnostics] == [
+        ("VC026", 6, 25), ("VC022", 6, 56), ("VC001", 7, 1)]

@@ -61,10 +61,10 @@ def make_target(
 def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: ignore[no-untyped-def]
     """The release a launch's image names (vcfg/launch/release.py), unless the user
     pinned one; None: the run's target."""
-    from vcfg.launch.release import release_of
-
     if target.pinned or getattr(inv, "image", None) is None:
         return None
+    from vcfg.launch.release import release_of
+
     rel = release_of(inv)
     if rel.version is None or rel.version == target.version:
         return None
@@ -289,6 +289,8 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
 def _release_summary(summary: Summary, launches: list[LaunchContext], target: Target) -> None:
     """The summary names the release of each launch when their images make them
     differ, and says when a vLLM image's tag names no release."""
+    if not any(lc.inv.image is not None for lc in launches):
+        return
     from vcfg.launch.release import release_of
 
     notes = []
