@@ -135,3 +135,42 @@ def test_sarif_is_valid_against_its_schema():
     doc = json.loads(sarif.render([d("VC001", 1, 15), d("VC101", 1, 2, sev="info")], _summary(), SRC))
     jsonschema.validate(doc, json.loads(schema_path.read_text()))
     assert doc["runs"][0]["results"][1]["level"] == "note"
+
+
+def test_every_rule_module_is_registered_and_every_registered_one_exists():
+    """A rule module missing from vcfg/lint/registry.py would never run: fail instead."""
+    from pathlib import Path
+
+    from vcfg.lint.registry import RULE_MODULES
+
+    rules_dir = Path(__file__).resolve().parents[1] / "vcfg" / "lint" / "rules"
+    on_disk = sorted(p.stem for p in rules_dir.glob("vc[0-9][0-9][0-9]_*.py"))
+    assert on_disk == sorted(RULE_MODULES)
+    assert list(RULE_MODULES) == sorted(RULE_MODULES), "keep the registry in code order"
+
+
+def test_the_engine_applies_a_rules_versions(tmp_path, monkeypatch):
+    """A rule runs only for launches of a release in its ``versions``: VC001 limited to
+    releases before 0.11 says nothing about a typo on 0.33.0, and says it again once
+    its range covers 0.33.0.  The rule itself checks no range."""
+    from vcfg.lint.config import LintConfig
+    from vcfg.lint.engine import applies, lint_paths
+    from vcfg.lint.registry import all_rules
+    from vcfg.lint.rules import vc001_unknown_flag as vc001
+    from vcfg.records import replace
+
+    vc003 = next(r for r in all_rules() if r.code == "VC003")
+    assert applies(vc003, "0.16.0") and not applies(vc003, "0.17.1")
+    assert applies(vc001.RULE, "0.33.0") and not applies(replace(vc001.RULE, versions="<0.11"), "0.33.0")
+    f = tmp_path / "launch.sh"
+    f.write_text("vllm serve facebook/opt-125m --max-num-seqz 8\n")
+
+    def vc001_found() -> list[tuple[int, int]]:
+        got = lint_paths([str(f)], version="0.33.0", config=LintConfig())
+        return [(d.span.line, d.span.column) for d in got.diagnostics if d.code == "VC001"]
+
+    assert vc001_found() == [(1, 30)]
+    monkeypatch.setattr(vc001, "RULE", replace(vc001.RULE, versions="<0.11"))
+    assert vc001_found() == []
+    monkeypatch.setattr(vc001, "RULE", replace(vc001.RULE, versions=">=0.33"))
+    assert vc001_found() == [(1, 30)]

@@ -104,6 +104,9 @@ class LaunchContext:
     #: the release this launch runs when its image names one (vcfg.launch.release)
     #: and the user did not pin the release; None: the run's
     own_target: Optional[Target] = None
+    #: values the rule helpers derive from this launch once per lint (config objects,
+    #: hosts), keyed by the helper's name; not part of the launch's identity
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def catalog(self) -> Catalog:
@@ -129,3 +132,6 @@ class RunContext:
     #: "file:PATH" the machine that runs that file)
     hosts: dict[str, str] = field(default_factory=dict)
     name: str = ""
+    #: values the run rules derive from the whole deployment once (its topology),
+    #: keyed by name; not part of the run's identity
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

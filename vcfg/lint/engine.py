@@ -8,6 +8,7 @@ catalog.  The summary always says which one was used.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
@@ -19,6 +20,7 @@ from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
 from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
 from vcfg.lint.paths import reconcile as reconcile_paths
 from vcfg.lint.registry import rule_modules
+from vcfg.lint.rule import Rule
 from vcfg.records import field, record
 
 
@@ -248,26 +250,28 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
 
     for mod in modules:
         rule = mod.RULE
-        if rule.code == "VC900":
-            continue
         if rule.scope == "file":
             for fc in contexts:
-                found.extend(guarded(mod, fc))
+                if applies(rule, fc.target.version):
+                    found.extend(guarded(mod, fc))
         elif rule.scope == "launch":
-            found.extend(reconcile_paths([(lc, guarded(mod, lc)) for lc in launches]))
-        else:
+            found.extend(reconcile_paths([(lc, guarded(mod, lc)) for lc in launches
+                                          if applies(rule, lc.target.version)]))
+        elif rule.scope == "run":
             for run in runs:
-                found.extend(d for d in guarded(mod, run) if d.span.path not in context_only)
+                if run.target is None or applies(rule, run.target.version):
+                    found.extend(d for d in guarded(mod, run) if d.span.path not in context_only)
 
-    # suppressions, then the report of unused ones
+    # suppressions, then the rules that judge the suppressions themselves (VC900)
     kept: list[Diagnostic] = []
-    unused_rule = next((m for m in modules if m.RULE.code == "VC900"), None)
+    on_suppressions = [m for m in modules if m.RULE.scope == "suppressions"]
     for fc in contexts:
         sups = suppressions.find_suppressions(fc.path, fc.text)
         mine = [d for d in found if d.span.path == fc.path]
         kept.extend(suppressions.apply(mine, sups))
-        if unused_rule is not None:
-            kept.extend(unused_rule.check_suppressions(sups))
+        for mod in on_suppressions:
+            if applies(mod.RULE, fc.target.version):
+                kept.extend(guarded(mod, sups))
     paths = {fc.path for fc in contexts}
     kept.extend(d for d in found if d.span.path not in paths)
 
@@ -284,6 +288,21 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
     for d in kept:
         summary.counts[d.severity] += 1
     return LintResult(kept, summary, sources, internal_errors=internal)
+
+
+def applies(rule: Rule, version: str) -> bool:
+    """Whether ``rule`` runs for a launch of ``version`` (its ``versions`` range)."""
+    return rule.versions is None or _in_range(rule.versions, version)
+
+
+@lru_cache(maxsize=None)
+def _in_range(versions: str, version: str) -> bool:
+    from vcfg.catalog.versions import parse_range, parse_version
+
+    try:
+        return parse_version(version) in parse_range(versions)
+    except VcfgError:  # a release number vcfg cannot read: the rule stays silent
+        return False
 
 
 def _release_summary(summary: Summary, launches: list[LaunchContext], target: Target) -> None:

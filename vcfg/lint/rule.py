@@ -3,8 +3,10 @@
 A rule is one module under ``vcfg/lint/rules/``: a ``RULE = Rule(...)`` value and one
 ``check(ctx)`` generator of `Diagnostic`s.  ``scope`` says what ``check`` receives:
 ``"launch"`` one `LaunchContext` per vLLM launch, ``"file"`` one `FileContext` per
-linted file, ``"run"`` one `RunContext` for everything linted together (prefill/decode
-pairs, port collisions).
+linted file, ``"run"`` one `RunContext` per deployment (prefill/decode pairs, port
+collisions), ``"suppressions"`` a file's `# vcfg: disable=` comments once the engine has
+applied them (VC900).  The engine runs a rule only for launches (files, runs) whose
+release is in ``versions``; a rule does not check its range itself.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from vcfg.edits import Applicability
 from vcfg.diagnostics import Diagnostic, Fix, Severity, Span
 from vcfg.records import record
 
-Scope = Literal["launch", "file", "run"]
+Scope = Literal["launch", "file", "run", "suppressions"]
 
 
 @record(frozen=True)

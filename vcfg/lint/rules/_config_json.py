@@ -68,12 +68,12 @@ class ConfigObject:
 def config_objects(lc: LaunchContext) -> list[ConfigObject]:
     """Every object of every config-class JSON option of the launch, nested config
     fields and MultiConnector children included (memoised on the context)."""
-    memo = lc.__dict__.get("_vcfg_config_objects")
+    memo = lc.memo.get("config_objects")
     if memo is None:
         memo = []
         for ov, cls in json_options(lc):
             memo.extend(_walk(lc, ov, cls, (), ov.json.value, False, 0))
-        lc.__dict__["_vcfg_config_objects"] = memo
+        lc.memo["config_objects"] = memo
     return memo
 
 

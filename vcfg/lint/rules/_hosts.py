@@ -39,10 +39,9 @@ _LOOPBACKS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 
 def cached(run: RunContext, key: str, build: Any) -> Any:
     """A value computed once per run (rules of one run share it)."""
-    store = run.__dict__.setdefault("_vcfg_topology", {})
-    if key not in store:
-        store[key] = build()
-    return store[key]
+    if key not in run.memo:
+        run.memo[key] = build()
+    return run.memo[key]
 
 
 def serves(run: RunContext) -> list[LaunchContext]:
@@ -94,10 +93,9 @@ def http_host(lc: LaunchContext) -> Any:
 
 def specific_host(lc: LaunchContext) -> Optional[str]:
     """The `--host` address when it names one machine's interface, else None."""
-    memo = lc.__dict__.setdefault("_vcfg_host", [])
-    if not memo:
-        memo.append(_specific_host(lc))
-    return memo[0]
+    if "specific_host" not in lc.memo:
+        lc.memo["specific_host"] = _specific_host(lc)
+    return lc.memo["specific_host"]
 
 
 def _specific_host(lc: LaunchContext) -> Optional[str]:
@@ -125,7 +123,7 @@ _REMOTE = ("ssh", "srun", "kubectl")
 def host_of(lc: LaunchContext, run: RunContext) -> Optional[str]:
     """The host ``lc`` runs on: ``own:...`` (its container), ``host:NAME`` (named in the
     project config), ``file:PATH`` (the machine running that file); None unknown."""
-    memo = lc.__dict__.setdefault("_vcfg_host_of", {})
+    memo = lc.memo.setdefault("host_of", {})
     if id(run) not in memo:
         memo[id(run)] = _host_of(lc, run)
     return memo[id(run)]

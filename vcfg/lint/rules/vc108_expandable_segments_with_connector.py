@@ -48,11 +48,7 @@ _EXEMPT = ("enable_cumem_allocator", "enable_sleep_mode")
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    from vcfg.catalog.versions import parse_range, parse_version
-
     if not is_serve(lc) or lc.args is None:
-        return
-    if parse_version(lc.target.version) not in parse_range(VERSIONS):
         return
     b = script_binding(lc, _VAR)
     if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:

@@ -13,7 +13,7 @@ RULE = Rule(
     name="unused-suppression",
     summary="a suppression comment that silenced nothing",
     severity="warning",
-    scope="file",
+    scope="suppressions",
     why=(
         "Suppressions outlive the problems they hid: once the script is fixed, a stale "
         "`# vcfg: disable=...` would silently hide the next real mistake on that line."
@@ -23,11 +23,8 @@ RULE = Rule(
 )
 
 
-def check(_ctx: object) -> Iterator[Diagnostic]:
-    return iter(())  # run by the engine after suppressions are applied
-
-
-def check_suppressions(sups: Iterable[Suppression]) -> Iterator[Diagnostic]:
+def check(sups: Iterable[Suppression]) -> Iterator[Diagnostic]:
+    """The file's suppressions, each knowing which codes it silenced (``used``)."""
     for s in sups:
         codes = set(s.codes)
         unused = sorted(codes - s.used) if "all" not in codes else ([] if s.used else ["all"])
