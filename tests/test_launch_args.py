@@ -438,3 +438,14 @@ def test_config_yaml_false_becomes_no_key_for_api_server(tmp_path):
     assert res.value("enforce_eager") is False
     res = parse_args(inv.args, catalog("0.27.1"), serve=False, base_dir=str(tmp_path))
     assert res.value("enforce_eager") is None and "yaml-false-dropped" in codes(res)
+
+
+def test_config_file_problems_and_repeated_dotted_keys_keep_the_parser(tmp_path):
+    """A --config YAML with a problem, and a dotted key given twice: both steps report
+    through the parser and go on (regression: a loop variable named like the parser)."""
+    write(tmp_path, "c.yaml", "port: 8100\n<<: {a: 1}\n")
+    res = pa("vllm serve m --config c.yaml --max-num-seqs 8\n", base_dir=str(tmp_path))
+    assert [(p.code, p.span.line) for p in res.problems if p.code == "config-file"] == [("config-file", 2)]
+    assert res.value("max_num_seqs") == 8
+    res = pa("vllm serve m --compilation-config.level 3 --compilation-config.level 2 --max-num-seqs 4\n")
+    assert res.value("compilation_config") == {"level": 2} and res.value("max_num_seqs") == 4

@@ -245,8 +245,8 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         return None
     p.config_path = label
     cfg = yaml_config.load_serve_config(text, label)
-    for p in cfg.problems:
-        p.problem("config-file", p.message, p.span, "--config")
+    for prob in cfg.problems:
+        p.problem("config-file", prob.message, prob.span, "--config")
     if cfg.entries is None:
         return None
     return config_tokens(p, cfg)
@@ -429,8 +429,8 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         kspan = t.sub(name_start, len(name_part) + (1 if append else 0))
         path = tuple(keys)
         lm = locs.setdefault(key, {})
-        for p in [p for p in lm if p[: len(path)] == path]:
-            del lm[p]
+        for inner in [q for q in lm if q[: len(path)] == path]:
+            del lm[inner]
         lm[path] = JsonLoc(kspan, vtok.span())
     if not merged:
         return toks
