@@ -164,3 +164,20 @@ def test_nodes_with_different_ep_kernels(tmp_path):
             "fi\n")
     got = [(c, l, k) for c, l, k in codes(tmp_path, text, "0.33.0") if c == "VC307"]
     assert got == [("VC307", 4, 8)]  # unset here (the default): the launch word `serve`
+
+
+def test_two_dp_heads_on_one_host_share_the_rpc_port(tmp_path):
+    # the prefill and decode heads of a P/D deployment on one node, each a DP group over
+    # two nodes: both bind 29550 on the same address unless one moves
+    kv = "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"%s\"}'"
+    text = (f"CUDA_VISIBLE_DEVICES=0,1,2,3 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 -dp 8 -dpl 4 "
+            f"--data-parallel-address 10.0.0.1 {kv % 'kv_producer'} &\n"
+            f"CUDA_VISIBLE_DEVICES=4,5,6,7 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve m --port 8200 -dp 8 -dpl 4 "
+            f"--data-parallel-address 10.0.0.1 {kv % 'kv_consumer'} &\nwait\n")
+    line2 = text.splitlines()[1]
+    assert [x for x in codes(tmp_path, text, "0.33.0") if x[0] == "VC302"] == [("VC302", 2, line2.index("serve") + 1)]
+    moved = text.replace("--port 8200 -dp 8 -dpl 4", "--port 8200 -dp 8 -dpl 4 --data-parallel-rpc-port 13346")
+    assert [x for x in codes(tmp_path, moved, "0.33.0") if x[0] == "VC302"] == []
+    # a group on one node handshakes over IPC: nothing bound
+    local = text.replace("-dpl 4 ", "")
+    assert [x for x in codes(tmp_path, local, "0.33.0") if x[0] == "VC302"] == []

@@ -175,9 +175,42 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
     return out
 
 
+def rpc_listener(lc: LaunchContext) -> Optional[Listener]:
+    """The data-parallel handshake socket the front end of rank 0 binds on
+    `--data-parallel-address`:`--data-parallel-rpc-port` when its ranks span nodes (a
+    group on one node handshakes over IPC; a headless node or a later node's front end
+    connects instead): 0.33.0 vllm/v1/engine/utils.py:1342-1365 (0.10.2 :692-696)."""
+    from vcfg.lint.rules._dp import view
+
+    if elsewhere(lc):
+        return None
+    v = view(lc)
+    if v is None or v.headless or v.size <= 1:
+        return None
+    ranks = v.local_ranks()
+    first = ranks.start if ranks is not None else None
+    if ranks is None or first != 0 or len(ranks) >= v.size:
+        return None
+    value, ov = option(lc, "data_parallel_rpc_port")
+    if value is UNKNOWN:
+        return None
+    if value is None:
+        cls = lc.catalog.config("ParallelConfig")
+        fld = cls.field("data_parallel_rpc_port") if cls is not None else None
+        value = fld.default if fld is not None else None
+    port = port_number(value) if value is not None else None
+    host, hv = option(lc, "data_parallel_address")
+    if port is None or host is UNKNOWN:
+        return None
+    addr = address(host) if isinstance(host, str) else address("127.0.0.1")
+    at = span(lc, ov.value_span or ov.span) if ov is not None else launch_span(lc)
+    return Listener(lc, (port,), addr, "data-parallel RPC port", at, "--data-parallel-rpc-port", ov is None)
+
+
 def listeners(lc: LaunchContext) -> list[Listener]:
     h = http_listener(lc)
-    return ([h] if h is not None else []) + connector_listeners(lc)
+    r = rpc_listener(lc) if lc.inv.kind == "serve" and lc.args is not None else None
+    return ([h] if h is not None else []) + ([r] if r is not None else []) + connector_listeners(lc)
 
 
 def gpus(lc: LaunchContext) -> Optional[tuple[str, ...]]:
