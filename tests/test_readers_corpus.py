@@ -46,7 +46,6 @@ PENDING: set[str] = {
     # the shell front end / compose (corpus engineer): OPEA's own vLLM images
     # (opea/vllm:latest, opea/vllm-gaudi) run with vLLM arguments only are not taken
     # for vLLM; a launch inside the /bin/bash -c string given to docker run is not seen
-    "compose/opea/third_parties-vllm-compose.yaml",
     "docker-run/opea/launch_vllm_gaudi.sh",
     "docker-run/opea/launch_vllm_service_openvino.sh",
 }

@@ -136,3 +136,20 @@ def test_image_tags():
         assert r.version is None and why in r.note, (image, r)
     for other in ("nginx:1.25", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.4.0", "lmsysorg/sglang:v0.4.6"):
         assert image_release(other) == image_release(other)._replace(version=None, note="")
+
+
+def test_compose_interpolates_and_splits_like_compose():
+    text = ("services:\n  v:\n    image: ${REGISTRY:-opea}/vllm:${TAG:-latest}\n"
+            "    environment:\n      PORT: ${PORT}\n      LEVEL: ${LEVEL:-DEBUG}\n"
+            "    entrypoint: /bin/bash -c \" cd / && python3 -m vllm.entrypoints.openai.api_server --model ${MODEL}"
+            " --port 80\"\n"
+            "  w:\n    image: ${VLLM_IMAGE:-vllm/vllm-openai:v0.13.0}\n"
+            "    command: \"m --dtype float16 --distributed-executor-backend \\\"mp\\\"\"\n")
+    a, b = _plan(text, "compose.yaml").invocations
+    assert a.entrypoint == "python -m vllm.entrypoints.openai.api_server"
+    assert a.args[1].text is None and [w.text for w in a.args[2:]] == ["--port", "80"]
+    assert a.env["PORT"].value.text is None and a.env["LEVEL"].value.text == "DEBUG"
+    assert a.image.text == "opea/vllm:latest"
+    assert [w.text for w in b.args] == ["m", "--dtype", "float16", "--distributed-executor-backend", "mp"]
+    assert (b.args[2].span.line, b.args[2].span.col) == _at(text, "float16")
+    assert release_of(b).version == "0.13.0"

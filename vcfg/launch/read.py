@@ -106,7 +106,7 @@ def choose(path: str, text: str, ctx: Optional[ReadContext] = None, head: Option
                                + (f" and it has no #! line naming {', '.join(shells)}" if shells else "")))
             continue
         ev = reader_module(mod).detect(path, text, ctx)
-        considered.append((mod, ev, "" if ev is not None else "it found nothing it reads"))
+        considered.append((mod, ev, "" if ev is not None else "asked: it found nothing it reads"))
         if ev is not None and ev.claims and (best is None or ev.confidence > best.confidence):
             best = ev
     if best is None and ctx.named and _script_fallback(path, asked):
@@ -197,7 +197,9 @@ def describe_choice(choice: Choice, short: bool = False) -> str:
         label = _reader_label(name)
         if ev is not None and other is ev:
             continue
-        if other is None:
+        if other is None and why_not.startswith("asked: "):
+            lines.append(f"  {label}: no: {why_not[len('asked: '):]}")
+        elif other is None:
             lines.append(f"  {label}: not asked: {why_not}")
         elif other.claims:
             lines.append(f"  {label}: also possible, less sure ({other.confidence:.1f}): "
@@ -218,7 +220,9 @@ def choice_to_json(choice: Choice) -> dict[str, Any]:
         "reader": _reader_label(choice.reader) if choice.reader else None,
         "evidence": ev_json(choice.evidence),
         "considered": [
-            {"reader": _reader_label(name), "evidence": ev_json(ev), "not_asked": why or None}
+            {"reader": _reader_label(name), "evidence": ev_json(ev),
+             "not_asked": why if why and not why.startswith("asked: ") else None,
+             "no": why[len("asked: "):] if why.startswith("asked: ") else None}
             for name, ev, why in choice.considered
         ],
     }

@@ -20,8 +20,11 @@ import yaml
 from vcfg.launch.model import Hole, Invocation, Run, Span, Unknown, Word
 from vcfg.launch.yaml_config import _node_span, _scalar_word, _TextLoc
 
-#: the last part of an image name whose entrypoint is ``vllm serve``
-_VLLM_IMAGE = re.compile(r"(^|/)vllm-openai[^/:@]*(:|@|$)|(^|/)vllm-openai$", re.I)
+#: the last part of an image name whose entrypoint is vLLM's API server: vllm/vllm-openai
+#: and its variants, and builds of vLLM for other hardware named so (opea/vllm,
+#: opea/vllm-gaudi, vllm-rocm, vllm-cpu ...); not vllm-router or other tools
+_VLLM_IMAGE = re.compile(
+    r"(^|/)vllm(-openai[\w.-]*|-(gaudi|rocm|cpu|openvino|xpu|tpu|hpu|neuron|ascend|arm64|cuda)[\w.-]*)?(:|@|$)", re.I)
 _SHELLS = {"sh", "bash", "dash", "zsh", "ash"}
 
 
@@ -37,6 +40,16 @@ def keyed(node: Any) -> dict[str, tuple[Any, Any]]:
 
 def is_vllm_image(image: Optional[str]) -> bool:
     return bool(image) and bool(_VLLM_IMAGE.search(image.split("@")[0]))  # type: ignore[arg-type]
+
+
+def image_entrypoint_words(image: Word) -> list[Word]:
+    """What a vLLM image runs when nothing replaces its entrypoint: ``vllm serve`` for
+    vllm/vllm-openai, the API server module for other builds of vLLM (opea/vllm ...),
+    which take ``--model``."""
+    sp = image.span
+    names = ["vllm", "serve"] if "vllm-openai" in (image.text or "") else \
+        ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+    return [Word(t, sp, t, (Run(0, len(t), sp, False),)) for t in names]
 
 
 def list_words(loc: _TextLoc, node: Any) -> Optional[list[Word]]:
@@ -141,6 +154,40 @@ def container_env(loc: _TextLoc, c: dict[str, tuple[Any, Any]], unknowns: list[U
     return out
 
 
+_COMPOSE_VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def compose_interpolate(w: Word) -> Word:
+    """Compose's own ``${VAR}`` / ``${VAR:-default}`` in a value, done before the
+    container starts: from the caller's environment (unknown here), so a default is
+    taken as an assumption and a bare ``${VAR}`` is unknown."""
+    v = w.value
+    if "$" not in v or w.holes:
+        return w
+    parts: list[Word] = []
+    last = 0
+    notes: list[str] = []
+    for m in _COMPOSE_VAR.finditer(v):
+        if m.start() > last:
+            parts.append(w.slice(last, m.start()))
+        last = m.end()
+        if m.group(0) == "$$":
+            parts.append(w.slice(m.start(), m.start() + 1))
+            continue
+        name = m.group(1) or m.group(4)
+        sp = w.span_of(m.start(), m.end())
+        if m.group(2) and m.group(2).endswith("-"):
+            k = m.start(3)
+            parts.append(w.slice(k, k + len(m.group(3))) if m.group(3) else Word("", sp))
+            notes.append(f"${{{name}}} is not set where compose runs: its default is assumed")
+        else:
+            parts.append(Word("", sp, "", (), (Hole(0, f"${{{name}}} comes from the environment compose runs in", sp),)))
+    if last < len(v):
+        parts.append(w.slice(last, len(v)))
+    out = _join(parts, w)
+    return out._replace(assumptions=tuple(notes)) if notes else out
+
+
 def container_launches(
     loc: _TextLoc,
     node: Any,
@@ -158,9 +205,13 @@ def container_launches(
 
     c = keyed(node)
     env = list(extra_env) + container_env(loc, c, unknowns)
+    if compose:
+        env = [(k, compose_interpolate(w), sp) for k, w, sp in env]
     env_map = {k: w for k, w, _ in env}
     if "image" in c and isinstance(c["image"][1], yaml.ScalarNode):
         image = _scalar_word(loc, c["image"][1])
+        if compose:
+            image = compose_interpolate(image)
     workdir = None
     for key in ("workingDir", "working_dir"):
         if key in c and isinstance(c[key][1], yaml.ScalarNode):
@@ -182,9 +233,7 @@ def container_launches(
             parts.append((compose, [_scalar_word(loc, vn)]))
     replaced = ("entrypoint" in c) if compose else ("command" in c)
     if not replaced and image_entrypoint and image is not None and is_vllm_image(image.text):
-        sp = image.span
-        parts.insert(0, (False, [Word("vllm", sp, "vllm", (Run(0, 4, sp, False),)),
-                                 Word("serve", sp, "serve", (Run(0, 5, sp, False),))]))
+        parts.insert(0, (False, image_entrypoint_words(image)))
     argv = [w for _, ws in parts for w in ws]
     if not argv:
         return []
@@ -192,7 +241,15 @@ def container_launches(
     in_shell = argv[0].text is not None and argv[0].text.rsplit("/", 1)[-1] in _SHELLS
     if not compose:
         argv = [k8s_interpolate(w, env_map, keep_undefined=in_shell) for w in argv]
-    if any(is_string for is_string, _ in parts):
+    if compose:
+        # compose splits a string command itself (quotes, no shell) and interpolates
+        # ${VAR} from where it runs; a string a shell runs (sh -c) keeps its ${VAR}
+        # for that shell to expand
+        argv = [w for is_string, ws in parts for w in (split_words(ws[0]) if is_string else ws)]
+        argv = [w if k > 0 and argv[k - 1].text in ("-c", "-lc", "-ec", "-xc", "-exc") else compose_interpolate(w)
+                for k, w in enumerate(argv)]
+        found = shell.classify_argv(argv, env, span, path)
+    elif any(is_string for is_string, _ in parts):
         found = shell.classify_argv([], env, span, path, script=_as_script(parts, span))
     else:
         found = shell.classify_argv(argv, env, span, path)
@@ -270,3 +327,58 @@ def map_env(loc: _TextLoc, node: Any) -> list[tuple[str, Word, Span]]:
                 else:
                     out.append((kn.value, _scalar_word(loc, vn), _node_span(loc, kn)))
     return out
+
+
+def split_words(w: Word) -> list[Word]:
+    """A command string split the way compose (and shlex) split it: blanks separate
+    words, quotes group and are removed, a backslash escapes the next character; no
+    expansion.  Each character keeps its position."""
+    v = w.value
+    out: list[Word] = []
+    pieces: list[tuple[int, int]] = []
+    started = False
+    i, n = 0, len(v)
+    quote = ""
+    while i < n:
+        ch = v[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"' and i + 1 < n and v[i + 1] in '"\\$`':
+                pieces.append((i + 1, i + 2))
+                i += 1
+            else:
+                pieces.append((i, i + 1))
+            i += 1
+            continue
+        if ch in " \t\n":
+            if started:
+                out.append(_pieces_word(w, pieces))
+            pieces, started = [], False
+        elif ch in "'\"":
+            quote, started = ch, True
+        elif ch == "\\" and i + 1 < n:
+            pieces.append((i + 1, i + 2))
+            started = True
+            i += 1
+        else:
+            pieces.append((i, i + 1))
+            started = True
+        i += 1
+    if started:
+        out.append(_pieces_word(w, pieces))
+    return out
+
+
+def _pieces_word(w: Word, pieces: list[tuple[int, int]]) -> Word:
+    merged: list[tuple[int, int]] = []
+    for a, b in pieces:
+        if merged and merged[-1][1] == a:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    if not merged:
+        return Word("", w.span, "", (), (), True)
+    parts = [w.slice(a, b) for a, b in merged]
+    joined = _join(parts, parts[0])
+    return joined._replace(span=w.span_of(merged[0][0], merged[-1][1]), raw=w.value[merged[0][0]:merged[-1][1]])

@@ -129,8 +129,9 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     parts: list[tuple[bool, list[Word]]] = []
     at = (entry or cmd)[1]
     if entry is None and is_vllm_image(st["image"]):
-        parts.append((False, [Word("vllm", image.span, "vllm", (Run(0, 4, image.span, False),)),
-                              Word("serve", image.span, "serve", (Run(0, 5, image.span, False),))]))
+        from vcfg.launch.readers._containers import image_entrypoint_words
+
+        parts.append((False, image_entrypoint_words(image)))
     for c in (entry, cmd):
         if c is not None:
             parts.append(c[0])
