@@ -257,3 +257,16 @@ def test_markdown_code_block_is_migrated_as_a_script(tmp_path: Path) -> None:
         "# Serving\n\nStart it:\n\n```bash\n"
         "vllm serve Qwen/Qwen2.5-7B-Instruct \\\n"
         "    --pooler-config '{\"pooling_type\": \"MEAN\"}'\n```\n")
+
+
+def test_renamed_json_key_gets_its_new_name(tmp_path: Path) -> None:
+    f = tmp_path / "cc.sh"
+    f.write_text("vllm serve m --compilation-config '{\"level\": 3, \"cudagraph_capture_sizes\": [1, 2, 4]}'\n")
+    u = upgrade([str(f)], "0.13.0", "0.33.0", report_defaults=False)
+    assert u.run.files[0].after.decode() == \
+        "vllm serve m --compilation-config '{\"mode\": 3, \"cudagraph_capture_sizes\": [1, 2, 4]}'\n"
+    assert [(i.code, i.detail) for i in u.migrated] == [("VC023", "rename `level` to `mode`")]
+    # not when the object sets the new key too: which one wins is for a person
+    f.write_text("vllm serve m --compilation-config '{\"level\": 3, \"mode\": 2}'\n")
+    u = upgrade([str(f)], "0.13.0", "0.33.0", report_defaults=False)
+    assert u.migrated == [] and [i.code for i in u.not_migrated] == ["VC023"]

@@ -198,9 +198,10 @@ def insert_option(lc: LaunchContext, text: str) -> Optional[Edit]:
 def shell_word(value: str) -> str:
     """``value`` as one shell word (quoted only when it needs it)."""
     import re
-    import shlex
 
-    return value if re.fullmatch(r"[\w@%+=:,./-]+", value) else shlex.quote(value)
+    if re.fullmatch(r"[\w@%+=:,./-]+", value):
+        return value
+    return "'" + value.replace("'", "'\"'\"'") + "'"  # shlex.quote's form, without importing it
 
 
 def _json_loc(ov: Any, path: tuple[Any, ...]) -> Any:
@@ -289,3 +290,15 @@ def delete_yaml_entry(ctx: Any, key: Any) -> Optional[Edit]:
     if data[a:key.start].strip() or not rest.startswith(b":") or not rest[1:].strip():
         return None
     return _edit_bytes(ctx, path, a, b, "")
+
+
+def rename_json_key(ctx: Any, ov: Any, path: tuple[Any, ...], new: str) -> Optional[Edit]:
+    """Rename the key at ``path`` (written ``"old"`` in the file) to ``new``."""
+    import json
+
+    loc = _json_loc(ov, path)
+    found = _exact_json(ctx, loc, str(path[-1]))
+    if found is None:
+        return None
+    fpath, _ = found
+    return _edit_bytes(ctx, fpath, loc.key.start, loc.key.end, json.dumps(new))

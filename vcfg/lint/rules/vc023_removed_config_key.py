@@ -7,7 +7,7 @@ from typing import Iterator
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import delete_json_member, fix
+from vcfg.lint.rules._fix import delete_json_member, fix, rename_json_key
 from vcfg.lint.rules._config_json import config_objects, ignored_note, key_severity, key_span, removed_key
 
 RULE = Rule(
@@ -33,6 +33,8 @@ RULE = Rule(
     fixes=(
         FixInfo("safe", "a key the knowledge packs say the release reads nothing of (`migrate = \"drop\"`) "
                 "is removed from the JSON, with its comma"),
+        FixInfo("safe", "a key the packs call renamed (`migrate = \"rename\"`) gets its new name, unless the "
+                "object has that key too"),
     ),
 )
 
@@ -61,5 +63,11 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             fx = None
             if entry is not None and entry.migrate == "drop" and not obj.child:
                 fx = fix([delete_json_member(lc, obj.ov, (*obj.path, key))], "safe", f"remove `{key}`")
+            elif entry is not None and entry.migrate == "rename" and not obj.child:
+                cls_name, _, new = entry.replacement[0].rpartition(".")
+                # within the same object only, and not when the new key is there too
+                if cls_name == cls.name and cls.field(new) is not None and new not in obj.value:
+                    fx = fix([rename_json_key(lc, obj.ov, (*obj.path, key), new)], "safe",
+                             f"rename `{key}` to `{new}`")
             yield RULE.diag(key_span(lc, obj, key), f"`{key}` was removed from {cls.name}{when}",
                             help=help, notes=tuple(notes), severity=sev, fix=fx)
