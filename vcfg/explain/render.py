@@ -39,6 +39,9 @@ def render(doc: dict[str, Any], markdown: bool = False, colour: bool = False) ->
         for key in ("why", "when_vllm_fails"):
             if r.get(key):
                 out += ["", r[key]]
+        if r.get("sources"):
+            out += ["", h("Where vLLM checks it")]
+            out += [f"  vLLM {x.split(':', 1)[0].removeprefix('vllm@')}: {x.split(':', 1)[1]}" for x in r["sources"]]
         if r.get("example"):
             out += ["", h("Example"), "```" if markdown else "", r["example"].rstrip(), "```" if markdown else ""]
         if r.get("use_instead"):

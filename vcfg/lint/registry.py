@@ -107,5 +107,6 @@ def rule_docs() -> dict[str, dict[str, Any]]:
             "when_vllm_fails": r.when_vllm_fails,
             "example": r.example,
             "use_instead": r.use_instead,
+            "sources": list(r.sources),
         }
     return out
