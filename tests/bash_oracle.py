@@ -26,7 +26,6 @@ only.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from vcfg.catalog import knowledge
 from vcfg.catalog.knowledge import load_packs, read_pack, source_form
 from vcfg.catalog.versions import compare, parse_range, parse_version
 from vcfg.errors import VcfgError

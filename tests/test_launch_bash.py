@@ -114,7 +114,7 @@ def test_argv_and_env_equal_real_bash(name, tmp_path):
         assert expected_argv(inv) == argv
         assert inv.args_complete
         exported = inv.exported_env()
-        for name_, b in inv.env.items():
+        for name_ in inv.env:
             if name_ in exported:
                 assert env.get(name_) == exported[name_].value.text, name_
             else:

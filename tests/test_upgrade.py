@@ -11,7 +11,6 @@ import pytest
 
 from golden import check_golden
 from vcfg.upgrade.migrate import MIGRATION_CODES, upgrade
-from vcfg.upgrade.report import render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"

@@ -23,7 +23,14 @@ turns the raw value into a dict) and ``__dump__``.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+
+if TYPE_CHECKING:  # type checkers read a record's fields like a dataclass's
+    from typing_extensions import dataclass_transform
+else:
+
+    def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
+        return lambda f: f
 
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
 
@@ -177,6 +184,7 @@ _ORDER = {
 }
 
 
+@dataclass_transform(field_specifiers=(field,))
 def record(cls: Any = None, /, *, frozen: bool = False, order: bool = False) -> Any:
     """Make ``cls`` a record: ``__init__`` (positional or keyword), ``__repr__``,
     ``__eq__``, and for ``frozen`` records ``__hash__`` and no assignment.
@@ -231,6 +239,7 @@ def record(cls: Any = None, /, *, frozen: bool = False, order: bool = False) -> 
     return wrap if cls is None else wrap(cls)
 
 
+@dataclass_transform(field_specifiers=(field,))
 def tuple_record(cls: Any) -> Any:
     """``@tuple_record class Span: start: int ...``: a named tuple with the class's
     fields (annotations), defaults and methods, like ``typing.NamedTuple`` but
@@ -241,7 +250,7 @@ def tuple_record(cls: Any) -> Any:
 
     names = list(cls.__dict__.get("__annotations__", {}))
     defaults = [cls.__dict__[n] for n in names if n in cls.__dict__]
-    out = namedtuple(cls.__name__, names, defaults=defaults or None, module=cls.__module__)
+    out = namedtuple(cls.__name__, names, defaults=defaults or None, module=cls.__module__)  # type: ignore[misc]
     for key, value in cls.__dict__.items():
         if key not in names and key not in ("__dict__", "__weakref__", "__module__", "__qualname__"):
             setattr(out, key, value)
@@ -254,8 +263,8 @@ def is_record(obj: Any) -> bool:
 
 
 def fields(cls_or_obj: Any) -> tuple[Field, ...]:
-    cls = cls_or_obj if isinstance(cls_or_obj, type) else type(cls_or_obj)
-    return cls.__record_fields__
+    cls: Any = cls_or_obj if isinstance(cls_or_obj, type) else type(cls_or_obj)
+    return cls.__record_fields__  # type: ignore[no-any-return]
 
 
 def replace(obj: Any, **changes: Any) -> Any:

@@ -92,7 +92,7 @@ def assemble(rows: list, first_arrival: float) -> dict:
     t_min = min(r[5] for r in ok)
     buckets = int(math.ceil(end - t_min)) + 1
     tokens, concurrent = [0] * buckets, [0] * buckets
-    for prompt, out_len, ttft, gaps, latency, start, _, _ in ok:
+    for _prompt, _out_len, ttft, gaps, latency, start, _, _ in ok:
         t = start + ttft
         times = [t]
         for g in gaps:

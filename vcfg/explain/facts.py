@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from vcfg.catalog.model import Catalog, ConfigClass, Flag
-from vcfg.explain.topics import Topic
 
 SEP = "."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Literal, Optional
+from typing import Literal
 
 from vcfg.catalog.model import Catalog
 from vcfg.errors import VcfgError

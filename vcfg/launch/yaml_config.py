@@ -22,13 +22,10 @@ from typing import Any, Optional
 import yaml
 
 from vcfg.launch.model import (
-    Hole,
-    LaunchPlan,
     LineIndex,
     ParseProblem,
     Run,
     Span,
-    Unknown,
     Word,
 )
 from vcfg.records import record

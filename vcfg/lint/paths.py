@@ -34,7 +34,7 @@ def reconcile(per_launch: Sequence[tuple[Any, list[Diagnostic]]]) -> list[Diagno
             partial[k] = per_launch[k][0].inv.path
             everywhere[k] = common
     out: list[Diagnostic] = []
-    for k, (lc, diags) in enumerate(per_launch):
+    for k, (_lc, diags) in enumerate(per_launch):
         path = partial.get(k)
         for d in diags:
             if path is None or (d.code, d.span, d.message) in everywhere[k]:

@@ -264,7 +264,7 @@ def changed_defaults(files: Sequence[str], run: Any, old: str, new: str, lint: A
                 out.append(DefaultChange(shown, name, old_v, new_v,
                                          f"vllm@{new}:{loc.file}:{loc.line}" if loc else "",
                                          _changed_in(history, name, old_v)))
-            for ov, cls_name, value in _json_objects(pa, b):
+            for _ov, cls_name, value in _json_objects(pa, b):
                 for fname, e in field_changes.items():
                     cname, _, key = fname.partition(".")
                     if cname != cls_name or key in value or (shown, fname) in seen:

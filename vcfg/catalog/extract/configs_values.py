@@ -71,13 +71,13 @@ class _Values:
             return [self.value(x, mod, scope, d) for x in e.elts]
         if isinstance(e, ast.Dict):
             out = {}
-            for k, v in zip(e.keys, e.values):
-                if k is None:
+            for key_node, val_node in zip(e.keys, e.values):
+                if key_node is None:
                     raise _Dynamic("dict unpacking")
-                key = self.value(k, mod, scope, d)
+                key = self.value(key_node, mod, scope, d)
                 if not isinstance(key, (str, int, float, bool)) and key is not None:
                     raise _Dynamic("dict key")
-                out[str(key) if not isinstance(key, str) else key] = self.value(v, mod, scope, d)
+                out[str(key) if not isinstance(key, str) else key] = self.value(val_node, mod, scope, d)
             return out
         if isinstance(e, ast.Name):
             if scope is not None and e.id in scope:

@@ -46,6 +46,10 @@ class _Tok:
     #: a token made from several (the dotted merge): its JSON locations
     doc_locs: Optional[dict[tuple[Any, ...], JsonLoc]] = None
 
+    if TYPE_CHECKING:  # a tuple_record is a named tuple
+
+        def _replace(self, **changes: Any) -> "_Tok": ...
+
     def span(self) -> Span:
         w = self.word
         if self.start and w.value:
@@ -323,8 +327,8 @@ def step_normalise(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
             out.append(t._replace(text="--help"))
         elif s.startswith("--"):
             if "=" in s:
-                k, v = s.split("=", 1)
-                out.append(t._replace(text=f"{norm(k)}={v}"))
+                opt, v = s.split("=", 1)
+                out.append(t._replace(text=f"{norm(opt)}={v}"))
             else:
                 out.append(t._replace(text=norm(s)))
         elif s.startswith("-O") and s != "-O" and (p.v >= (0, 13, 0) or s[2] != "."):

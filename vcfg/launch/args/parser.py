@@ -277,7 +277,7 @@ class Parser:
         for o in occ:
             by_dest.setdefault(o.dest, []).append(o)
             final[o.dest] = o
-        for dest, lst in by_dest.items():
+        for lst in by_dest.values():
             if len(lst) > 1 and lst[-1].flag is not None and lst[-1].flag.action != "append":
                 firsts = ", ".join(f"{o.written} (line {o.name_span.line})" for o in lst[:-1])
                 said = "vLLM only logs a warning" if self.v >= V_DUP_WARN else "vLLM says nothing"

@@ -41,10 +41,10 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             continue
         if target.knowledge.removed_env(name, target.version) is not None:
             continue  # VC103
-        if first_absent_since(target, lambda c: c.env(name) is not None)[1]:
+        if first_absent_since(target, lambda c: c.env(name) is not None)[1]:  # noqa: B023 - called at once
             continue  # VC103
         span = name_span(lc.file, b.span, name)
-        later = first_present_after(target, lambda c: c.env(name) is not None)
+        later = first_present_after(target, lambda c: c.env(name) is not None)  # noqa: B023 - called at once
         if later:
             yield RULE.diag(
                 span,

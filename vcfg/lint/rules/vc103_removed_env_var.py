@@ -43,7 +43,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if lc.catalog.env(name) is not None:
             continue
         entry = target.knowledge.removed_env(name, target.version)
-        last, removed = first_absent_since(target, lambda c: c.env(name) is not None)
+        last, removed = first_absent_since(target, lambda c: c.env(name) is not None)  # noqa: B023 - called at once
         if entry is None and removed is None:
             continue
         when = removed or getattr(entry, "removed_in", None)

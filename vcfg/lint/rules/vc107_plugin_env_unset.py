@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.lint.constraints import script_binding
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _kv
@@ -46,7 +46,6 @@ def _names(names: list[str]) -> str:
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if not is_serve(lc):
         return
-    kb, version = lc.target.knowledge, lc.target.version
     for k in _kv.kv_all(lc):
         cf = _kv.facts(lc, k.name)
         if cf is None:
