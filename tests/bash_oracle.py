@@ -206,7 +206,7 @@ def _command_names(data: bytes) -> set[str]:
         n = stack.pop()
         if n.type == "command_name":
             t = data[n.start_byte : n.end_byte].decode("utf-8", "replace")
-            if re.fullmatch(r"[A-Za-z0-9_.+-]+", t):
+            if re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*", t):
                 names.add(t)
         stack.extend(n.children)
     # words that look like programs inside strings (eval "$CMD", bash -c "...")
@@ -526,7 +526,9 @@ def check_script(path: Path) -> list[tuple[BashRun, Comparison]]:
     for args, env in calls:
         if args or env:
             run = run_bash(path, args=args, extra_env=env)
-        plan = parse_script(path.read_bytes(), run.script_path, environ=run.env, args=list(args))
+        # read where the script lives (a `source` of a file beside it is read from
+        # there); bash ran a copy, so $0 differs: the scripts' launches do not use it
+        plan = parse_script(path.read_bytes(), str(path), environ=run.env, args=list(args))
         shown = f"{label} {' '.join(args)}".strip()
         out.append((run, compare(shown, run, plan, names)))
     return out

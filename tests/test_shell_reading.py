@@ -360,3 +360,46 @@ def test_a_known_callers_environment_reaches_the_launch():
     (inv,) = serves("vllm serve m\n", environ={"VLLM_ENGINE_READY_TIMEOUT_S": "6000"})
     b = inv.exported_env()["VLLM_ENGINE_READY_TIMEOUT_S"]
     assert b.value.text == "6000" and b.source == "caller"
+
+
+def test_source_of_a_file_beside_the_script_is_read_never_run(tmp_path):
+    (tmp_path / ".git").mkdir()
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "common.sh").write_text(
+        "MODEL=Qwen/Qwen3-8B\nexport VLLM_LOGGING_LEVEL=DEBUG\n"
+        "start() {\n  vllm serve $MODEL --port $1 --max-num-seqz 8 &\n}\n"
+    )
+    run = tmp_path / "scripts" / "run.sh"
+    run.parent.mkdir()
+    run.write_text('source "$(dirname "$0")/../lib/common.sh"\nstart 8100\nvllm serve $MODEL --port 8200\n')
+    plan = parse_script(run.read_bytes(), str(run))
+    assert [texts(i) for i in plan.invocations] == [
+        ["Qwen/Qwen3-8B", "--port", "8100", "--max-num-seqz", "8"],
+        ["Qwen/Qwen3-8B", "--port", "8200"],
+    ]
+    first = plan.invocations[0]
+    assert first.span.file == str(run) and first.span.line == 2  # where it runs
+    assert first.args[3].span.file.endswith("common.sh") and first.args[3].span.line == 4
+    assert all(i.exported_env()["VLLM_LOGGING_LEVEL"].value.text == "DEBUG" for i in plan.invocations)
+    assert not any(u.kind == "source" for u in plan.unknowns)
+    # the finding in the sourced file is reported there
+    res = lint_paths([str(run)], "0.33.0")
+    vc001 = [d for d in res.diagnostics if d.code == "VC001"]
+    assert [(d.span.path.rsplit("/", 1)[-1], d.span.line, d.span.column) for d in vc001] == [("common.sh", 4, 31)]
+
+
+def test_source_outside_the_repository_stays_unknown(tmp_path):
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "outside.sh").write_text("MODEL=x\n")
+    run = tmp_path / "repo" / "run.sh"
+    run.write_text("source ../outside.sh\nsource ./missing.sh\nvllm serve $MODEL\n")
+    plan = parse_script(run.read_bytes(), str(run))
+    assert [u.kind for u in plan.unknowns if u.kind == "source"] == ["source", "source"]
+    assert texts(plan.invocations[0]) == [None]
+
+
+def test_positional_defaults_and_required_arguments():
+    src = 'ROLE=${1:?usage: $0 prefill|decode}\nP=${2:-8100}\nvllm serve m --role $ROLE --port $P\n'
+    assert texts(serves(src, args=["decode"])[0]) == ["m", "--role", "decode", "--port", "8100"]
+    assert texts(serves(src, args=["decode", "9"])[0])[-1] == "9"

@@ -444,7 +444,10 @@ class _Interp:
         self.path = path
         self.data = data
         self.li = li if li is not None else LineIndex(data, path)
+        self.main_li = self.li
         self.loc: Any = _FileLoc(self.li)
+        #: files being read for `source` (against cycles)
+        self.sourcing: list[str] = []
         self.st = _State()
         self.environ = dict(environ) if environ is not None else None
         self.problems: list[ParseProblem] = []
@@ -534,14 +537,14 @@ class _Interp:
         except _Jump:
             return  # `exit` (or `return` at the top level): nothing else runs
         # functions defined but never called: run once with unknown arguments
-        for name, (node, data, loc, st) in list(self.functions.items()):
-            if name in self.called:
-                continue
+        for name, (node, data, loc, st, li) in list(self.functions.items()):
+            if name in self.called or li is not self.main_li:
+                continue  # called, or a library function of a sourced file
             self.called.add(name)
-            saved = (self.st, self.data, self.loc)
+            saved = (self.st, self.data, self.loc, self.li)
             self.st = st.copy()
             self.st.positional = None
-            self.data, self.loc = data, loc
+            self.data, self.loc, self.li = data, loc, li
             try:
                 self.sites.append(-1)
                 try:
@@ -551,7 +554,7 @@ class _Interp:
                 finally:
                     self.sites.pop()
             finally:
-                self.st, self.data, self.loc = saved
+                self.st, self.data, self.loc, self.li = saved
 
     def exec_seq(self, children: Sequence[Any], ctx: _Ctx) -> None:
         n = len(children)
@@ -689,7 +692,7 @@ class _Interp:
         body = node.child_by_field_name("body")
         if name_node is None or body is None:
             return
-        self.functions[self.text(name_node)] = (body, self.data, self.loc, self.st.copy())
+        self.functions[self.text(name_node)] = (body, self.data, self.loc, self.st.copy(), self.li)
 
     def s_variable_assignments(self, node: Any, ctx: _Ctx) -> None:
         for c in node.children:
@@ -1531,6 +1534,8 @@ class _Interp:
             target = argv[1].text if len(argv) > 1 and argv[1].text is not None else "a computed path"
             if len(argv) > 1 and argv[1].text is not None:
                 self.starts.append(argv[1])  # the file joins this script's deployment
+                if self.source_file(argv[1].text, argv[2:], ctx, span):
+                    return
             self.unknown("source", f"'{name} {target}' may set any variable", span, env=True)
             self.event("unknown", None, None, False, span, ctx)
             return
@@ -1559,6 +1564,47 @@ class _Interp:
             if site >= 0:
                 self.stop_sites.append(site)
         self.classify(argv, prefixes, ctx, span, redirects)
+
+    def source_file(self, target: str, args: list[Word], ctx: _Ctx, span: Span) -> bool:
+        """``source FILE`` of a file of the script's own repository (the nearest folder
+        above it with a ``.git``, else the script's folder): read (never run) in the
+        current shell.  False when the file is not there or not readable."""
+        full = _repo_file(self.path, target)
+        if full is None or full in self.sourcing or len(self.sourcing) >= MAX_NESTED:
+            return False
+        try:
+            with open(full, "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+        except OSError:
+            return False
+        if len(data) > MAX_BYTES:
+            return False
+        try:
+            tree = _ts_parse(data)
+        except Exception:  # pragma: no cover - tree-sitter failure
+            return False
+        shown = os.path.relpath(full, os.path.dirname(os.path.abspath(self.path))) if self.path else full
+        shown = os.path.join(os.path.dirname(self.path), shown) if os.path.dirname(self.path) else shown
+        li = LineIndex(data, shown)
+        saved = (self.data, self.loc, self.li, self.st.positional, len(self.problems))
+        self.data, self.loc, self.li = data, _FileLoc(li), li
+        if args:
+            self.st.positional = list(args)
+        self.sourcing.append(full)
+        self.sites.append(self.sites[0] if self.sites else span.start)
+        try:
+            self.exec_seq(tree.root_node.children, ctx)
+        except _Jump as j:
+            if j.kind != "return":
+                raise
+        finally:
+            self.sites.pop()
+            self.sourcing.pop()
+            self.data, self.loc, self.li = saved[0], saved[1], saved[2]
+            if args:
+                self.st.positional = saved[3]
+            del self.problems[saved[4]:]  # the sourced file's own problems are its own lint's
+        return True
 
     def b_set(self, argv: list[Word], span: Span, ctx: _Ctx) -> None:
         i = 1
@@ -1627,6 +1673,9 @@ class _Interp:
             if tree.root_node.has_error:
                 self.problem("syntax", f"the {what} string has a syntax error", span)
             self.exec_seq(tree.root_node.children, ctx)
+        except _Jump:
+            if what == "eval":
+                raise  # eval runs in this shell: its exit is the script's
         finally:
             self.data, self.loc = saved
             self.nested -= 1
@@ -1702,11 +1751,11 @@ class _Interp:
     def call_function(self, name: str, args: list[Word], prefixes: list[tuple[str, Word, Span]],
                       ctx: _Ctx, span: Span) -> None:
         self.called.add(name)
-        body, data, loc, _ = self.functions[name]
+        body, data, loc, _, li = self.functions[name]
         saved_pos = self.st.positional
-        saved_src = (self.data, self.loc)
+        saved_src = (self.data, self.loc, self.li)
         self.st.positional = list(args) if all(w.known or not w.may_split for w in args) else None
-        self.data, self.loc = data, loc
+        self.data, self.loc, self.li = data, loc, li
         fctx = ctx._replace(function=name)
         try:
             self.sites.append(self.sites[0] if self.sites else span.start)
@@ -1716,7 +1765,7 @@ class _Interp:
                 self.sites.pop()
         finally:
             self.st.positional = saved_pos
-            self.data, self.loc = saved_src
+            self.data, self.loc, self.li = saved_src
 
     def call_body(self, name: str, body: Any, ctx: _Ctx) -> None:
         self.call_stack.append(name)
@@ -2039,6 +2088,11 @@ class _Interp:
         for u in unsets:
             env[u] = Binding(u, None, False, span, True, "prefix")
         args = self.placeholders(args)
+        if span.file != self.main_li.file and self.sites and self.sites[0] >= 0:
+            # written in a sourced file, run from here: the launch is where it runs
+            site = self.sites[0]
+            end = self.main_li.data.find(b"\n", site)
+            span = self.main_li.span(site, len(self.main_li.data) if end < 0 else end)
         complete = not any(w.holes and w.may_split for w in args)
         host, port, ups = _endpoints(kind, args)
         self.invocations.append(
@@ -2667,8 +2721,12 @@ class _Interp:
                     acc.hole(f"${name} is not known ({val.describe_unknown()})", sp, not quoted)
                     return
             else:
-                b = self.lookup(name)
-                is_set = b is not None and not b.unset and b.value is not None
+                if name.isdigit():
+                    pos = self.st.positional
+                    is_set = name == "0" or (pos is not None and int(name) <= len(pos))
+                else:
+                    b = self.lookup(name)
+                    is_set = b is not None and not b.unset and b.value is not None
                 is_null = val.value == ""
             use_alt = (not is_set) or (colon and is_null)
             base = op.lstrip(":")
@@ -3143,6 +3201,31 @@ def _brace_expand(raw: bytes, base: int, depth: int = 0) -> Optional[list[list[A
     return None
 
 
+def _repo_root(folder: str) -> str:
+    """The nearest folder at or above ``folder`` holding ``.git``; else ``folder``."""
+    d = folder
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        up = os.path.dirname(d)
+        if up == d:
+            return folder
+        d = up
+
+
+def _repo_file(script: str, target: str) -> Optional[str]:
+    """The file ``source target`` reads, when it is in the script's repository
+    (relative paths from the script's folder: where such scripts are run from)."""
+    if not script or script.startswith("<") or not os.path.isfile(script):
+        return None
+    here = os.path.dirname(os.path.abspath(script))
+    full = os.path.realpath(target if os.path.isabs(target) else os.path.join(here, target))
+    root = os.path.realpath(_repo_root(here))
+    if not (full == root or full.startswith(root + os.sep)) or not os.path.isfile(full):
+        return None
+    return full
+
+
 def _assume(w: Word, note: str) -> Word:
     return Word(w.value, w.span, w.raw, w.runs, w.holes, w.quoted, w.assumptions + (note,))
 
@@ -3202,6 +3285,20 @@ def _printf(fmt: str, args: list[str]) -> Optional[str]:
 def _simple_output(argv: list[Word]) -> Optional[str]:
     """The output of a few pure commands: ``seq``, ``printf`` (no ``-v``)."""
     name = argv[0].value
+    if name in ("dirname", "basename") and len(argv) >= 2:
+        args = [w.value for w in argv[1:]]
+        if args[0] == "--":
+            args = args[1:]
+        if len(args) != 1 or args[0].startswith("-"):
+            return None
+        a = args[0]
+        if name == "basename":
+            return a.rstrip("/").rsplit("/", 1)[-1] if a.strip("/") else "/"
+        a = a.rstrip("/") or "/"
+        if "/" not in a:
+            return "."
+        d = a.rsplit("/", 1)[0].rstrip("/")
+        return d or "/"
     if name == "printf" and len(argv) > 1 and not argv[1].value.startswith("-"):
         out = _printf(argv[1].value, [w.value for w in argv[2:]])
         return out.rstrip("\n") if out is not None else None
@@ -3550,8 +3647,8 @@ def classify_argv(
             interp.run_nested(script, _Ctx(), span, "command")
         elif argv:
             interp.classify(list(argv), [], _Ctx(), span, [])
-    except RecursionError:
-        return []
+    except (RecursionError, _Jump):
+        pass
     return [i._replace(inherits_env=False) for i in interp.invocations]
 
 
