@@ -1533,9 +1533,9 @@ class _Interp:
         if name in ("source", "."):
             target = argv[1].text if len(argv) > 1 and argv[1].text is not None else "a computed path"
             if len(argv) > 1 and argv[1].text is not None:
-                self.starts.append(argv[1])  # the file joins this script's deployment
                 if self.source_file(argv[1].text, argv[2:], ctx, span):
-                    return
+                    return  # read here: its launches are this script's
+                self.starts.append(argv[1])  # the file joins this script's deployment
             self.unknown("source", f"'{name} {target}' may set any variable", span, env=True)
             self.event("unknown", None, None, False, span, ctx)
             return
