@@ -153,3 +153,33 @@ def test_compose_interpolates_and_splits_like_compose():
     assert [w.text for w in b.args] == ["m", "--dtype", "float16", "--distributed-executor-backend", "mp"]
     assert (b.args[2].span.line, b.args[2].span.col) == _at(text, "float16")
     assert release_of(b).version == "0.13.0"
+
+
+LLMISVC = """\
+apiVersion: serving.kserve.io/v1alpha1
+kind: LLMInferenceService
+metadata:
+  name: qwen
+spec:
+  model:
+    uri: hf://Qwen/Qwen2.5-7B-Instruct
+    name: Qwen/Qwen2.5-7B-Instruct
+  template:
+    containers:
+      - name: main
+        env:
+          - name: VLLM_ADDITIONAL_ARGS
+            value: "--max-model-len 4096 --max-num-seqz 8"
+          - name: VLLM_LOGGING_LEVEL
+            value: DEBUG
+"""
+
+
+def test_kserve_llm_inference_service_additional_args():
+    (inv,) = _plan(LLMISVC).invocations
+    assert inv.kind == SERVE and inv.span.line == 11
+    texts = [w.text for w in inv.args]
+    assert texts[:5] == ["/mnt/models", "--served-model-name", "Qwen/Qwen2.5-7B-Instruct", "--port", "8000"]
+    assert texts[5:9] == ["--max-model-len", "4096", "--max-num-seqz", "8"] and texts[9] is None
+    assert (inv.args[7].span.line, inv.args[7].span.col) == _at(LLMISVC, "--max-num-seqz")
+    assert not inv.args_complete and inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"

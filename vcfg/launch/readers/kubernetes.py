@@ -97,7 +97,9 @@ def objects_launches(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list
         for key, (_, vn) in m.items():
             if key in _CONTAINER_LISTS and hasattr(vn, "value") and isinstance(vn.value, list):
                 for item in vn.value:
-                    if keyed(item):
+                    if id(item) in own:
+                        out.extend(own[id(item)])
+                    elif keyed(item):
                         out.extend(container_launches(loc, item, path, unknowns, extra_env=env,
                                                       image_entrypoint=not ray))
                 continue
@@ -109,6 +111,9 @@ def objects_launches(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list
 
     top = keyed(doc)
     kind = scalar(top.get("kind", (None, None))[1])
+    own: dict[int, list[Any]] = {}  # containers a kind's own reading replaces
+    if kind == "LLMInferenceService":
+        own = _llmisvc(loc, top, path, unknowns)
     visit(doc, [], 0, False)
     if kind == "RayJob":
         out.extend(_rayjob(loc, top, path))
@@ -172,3 +177,54 @@ def _rayjob(loc: Any, top: dict[str, Any], path: str) -> list[Any]:
             image = _scalar_word(loc, im)
     found = shell.classify_argv([], [], _node_span(loc, kn), path, script=_scalar_word(loc, vn))
     return [i._replace(image=image) for i in found]
+
+
+def _llmisvc(loc: Any, top: dict[str, Any], path: str, unknowns: list[Any]) -> dict[int, list[Any]]:
+    """KServe LLMInferenceService: the ``main`` container of ``spec.template``,
+    ``spec.prefill.template`` and ``spec.worker`` runs what the controller's config
+    template writes, ``vllm serve /mnt/models --served-model-name NAME --port 8000``,
+    then the words of its ``VLLM_ADDITIONAL_ARGS`` and its ``args`` (kserve
+    config/llmisvcconfig/config-llm-template.yaml); the options the template adds on
+    its own conditions are unknown.  Containers with a ``command`` are read as written."""
+    import yaml
+
+    from vcfg.launch import shell
+    from vcfg.launch.model import Hole, Run, Word
+    from vcfg.launch.readers._containers import container_env, keyed, list_words, split_words
+    from vcfg.launch.yaml_config import _node_span, _scalar_word
+
+    spec = keyed(top.get("spec", (None, None))[1])
+    model = keyed(spec.get("model", (None, None))[1])
+    name = model.get("name", (None, None))[1]
+    templates = [spec.get("template", (None, None))[1], spec.get("worker", (None, None))[1],
+                 keyed(spec.get("prefill", (None, None))[1]).get("template", (None, None))[1]]
+    out: dict[int, list[Any]] = {}
+    for tpl in templates:
+        containers = keyed(tpl).get("containers", (None, None))[1]
+        if not isinstance(containers, yaml.SequenceNode):
+            continue
+        for item in containers.value:
+            c = keyed(item)
+            if getattr(c.get("name", (None, None))[1], "value", None) != "main" or "command" in c:
+                continue
+            at = _node_span(loc, c["name"][0])
+
+            def synth(t: str, at: Any = at) -> Word:
+                return Word(t, at, t, (Run(0, len(t), at, False),))
+
+            argv = [synth("vllm"), synth("serve"), synth("/mnt/models")]
+            if isinstance(name, yaml.ScalarNode):
+                argv += [synth("--served-model-name"), _scalar_word(loc, name)]
+            argv += [synth("--port"), synth("8000")]
+            env = container_env(loc, c, unknowns)
+            for k, w, _ in env:
+                if k == "VLLM_ADDITIONAL_ARGS":
+                    argv += split_words(w) if w.known else [w]
+            if "args" in c:
+                argv += list_words(loc, c["args"][1]) or []
+            argv.append(Word("", at, "", (), (Hole(0, "options the KServe config template adds", at, True),)))
+            image = _scalar_word(loc, c["image"][1]) if isinstance(c.get("image", (None, None))[1],
+                                                                   yaml.ScalarNode) else None
+            found = shell.classify_argv(argv, env, at, path)
+            out[id(item)] = [i._replace(image=image) for i in found]
+    return out
