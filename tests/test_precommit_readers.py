@@ -73,7 +73,7 @@ def test_pre_commit_all_files_over_every_format(tmp_path):
 
     ok = run()
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    for rel, good, bad, where in SEEDED:
+    for rel, good, bad, _ in SEEDED:
         f = repo / rel
         f.write_text(CLEAN[rel].replace(good, bad, 1))
     res = run()
