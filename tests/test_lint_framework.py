@@ -93,7 +93,7 @@ SRC = {"run.sh": "vllm serve m --bad 1\n"}
 
 def test_concise():
     out = concise.render([d("VC001", 1, 15)], _summary(), SRC)
-    assert out.splitlines()[0] == "run.sh:1:15: VC001 [error] m VC001"
+    assert out.splitlines()[0] == "run.sh:1:15: VC001 [error] m VC001 (do y)"  # the first help line
     assert "1 error in 1 file, 2 vLLM launches; checked against vllm 0.33.0" in out
 
 

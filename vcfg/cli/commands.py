@@ -20,11 +20,34 @@ def fail(message: str, hint: Optional[str] = None) -> NoReturn:
     sys.exit(EXIT_ERROR)
 
 
-def catalog_for(version: Optional[str]) -> Any:
-    """The catalog for ``version``; a note on stderr when it is another release's."""
+def project_config(start: Optional[str] = None) -> Any:
+    """The project's ``[tool.vcfg]`` (or ``.vcfg.toml``) nearest ``start`` (a file or
+    folder; default: the working directory), as `vcfg lint` finds it."""
+    from pathlib import Path
+
+    from vcfg.lint.config import load_config
+
+    folder = None
+    if start:
+        p = Path(start)
+        folder = p if p.is_dir() else p.parent
+        if not folder.is_dir():
+            folder = None
+    return load_config(folder)
+
+
+def project_version(version: Optional[str], start: Optional[str] = None) -> Optional[str]:
+    """``--vllm-version`` if given, else the project's ``vllm-version`` (every command
+    targets the release `vcfg lint` does), else None (the newest bundled)."""
+    return version or project_config(start).vllm_version
+
+
+def catalog_for(version: Optional[str], start: Optional[str] = None) -> Any:
+    """The catalog for ``version`` (else the project's release); a note on stderr when
+    it is another release's."""
     from vcfg.catalog import store
 
-    cat, note = store.load(version)
+    cat, note = store.load(project_version(version, start))
     if note:
         click.echo(f"note: {note}", err=True)
     return cat
@@ -185,7 +208,7 @@ def schema_cmd(
     from vcfg.schema.api import load_catalog, make_schema
     from vcfg.schema.common import dumps
 
-    cat, note = load_catalog(version, catalog_file)
+    cat, note = load_catalog(project_version(version) if not catalog_file else version, catalog_file)
     if note:
         click.echo(f"note: {note}", err=True)
     text = dumps(make_schema(kind, cat, strict=strict, draft=draft, vllm_source=vllm_source))
@@ -232,7 +255,7 @@ def init_editor_cmd(
     from vcfg.schema.api import load_catalog, make_schema
     from vcfg.schema.editor import init_editor
 
-    cat, note = load_catalog(version)
+    cat, note = load_catalog(project_version(version, files[0] if files else None))
     if note:
         click.echo(f"note: {note}", err=True)
     result = init_editor(
@@ -384,7 +407,7 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
 
     from vcfg.lint.deployment_view import launch_hosts
 
-    cat = catalog_for(version)
+    cat = catalog_for(version, path)
     data = read_bytes(path)
     ctx = ReadContext(catalog=cat)
     choice = choose(path, data.decode("utf-8", "surrogateescape"), ctx, data[:256])
@@ -461,7 +484,7 @@ def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool
     from vcfg.explain import explain
     from vcfg.explain.render import render
 
-    doc = explain(topic, version, with_help=not no_help_text)
+    doc = explain(topic, project_version(version), with_help=not no_help_text)
     if fmt == "json":
         echo_json(doc)
     else:
@@ -649,7 +672,7 @@ def bench_compare(
 @click.option("--pd", is_flag=True, help="with --gpus-per-node: prefill on half the nodes, decode on the rest")
 @click.option("--head-address", default="10.0.0.1", show_default=True,
               help="node 0's address in the printed commands (the others follow it)")
-@click.option("--gpu-memory", default="141GiB", show_default=True, help="memory of one GPU")
+@click.option("--gpu-memory", help="memory of one GPU (default: the project's gpu-memory, else 141GiB)")
 @click.option("--nodes", type=int, default=1, show_default=True, help="nodes the GPUs are spread over")
 @click.option("--max-model-len", type=int, help="default: the model's limit from config.json")
 @click.option("--kv-cache-dtype", default="auto", show_default=True)
@@ -662,7 +685,7 @@ def plan_cmd(
     gpus_per_node: Optional[int],
     pd: bool,
     head_address: str,
-    gpu_memory: str,
+    gpu_memory: Optional[str],
     nodes: int,
     max_model_len: Optional[int],
     kv_cache_dtype: str,
@@ -690,9 +713,10 @@ def plan_cmd(
     if pd and (gpus_per_node is None or nodes < 2):
         raise VcfgError("--pd needs --gpus-per-node and at least 2 nodes (prefill and decode nodes)")
     facts = load_facts(model=model_dir, config_file=model_config)
+    project_memory = project_config().gpu_memory
     request = PlanRequest(
         gpus=gpus,
-        gpu_memory=parse_size(gpu_memory),
+        gpu_memory=parse_size(gpu_memory) if gpu_memory else (project_memory or parse_size("141GiB")),
         nodes=nodes,
         max_model_len=max_model_len,
         kv_cache_dtype=kv_cache_dtype,

@@ -16,7 +16,8 @@ from typing import Any, Optional, Sequence
 from vcfg.errors import EXIT_ERROR, EXIT_OK, guarded, write
 from vcfg.records import tuple_record
 
-FORMATS = ("full", "concise", "json", "sarif", "github")
+FORMATS = ("full", "concise", "json", "sarif", "github", "auto")
+SEVERITIES = ("error", "warning", "info")
 USAGE = "usage: vcfg lint [OPTIONS] PATHS..."
 
 
@@ -34,12 +35,22 @@ class Option:
 
 OPTIONS = (
     Option("--vllm-version", "version", "value", "the release the scripts target", "VERSION"),
-    Option("--format", "fmt", "value", "output format (default: full)", "FORMAT", FORMATS, "full"),
+    Option("--format", "fmt", "value", "output format (default: full; auto: github under GitHub Actions)",
+           "FORMAT", FORMATS, "full"),
     Option("--select", "select", "value", "only these codes or prefixes (comma separated)", "CODES", default=""),
     Option("--ignore", "ignore", "value", "skip these codes or prefixes (comma separated)", "CODES", default=""),
     Option("--config", "config_path", "value", "a .vcfg.toml or pyproject.toml", "FILE"),
     Option("--knowledge", "knowledge", "repeat", "a folder of extra knowledge packs (repeatable)", "DIR"),
+    Option("--stdin-filename", "stdin_filename", "value",
+           "the name '-' (stdin) is read as: its format and per-file settings follow it", "PATH"),
+    Option("--output-file", "output_file", "value", "write the report here instead of stdout", "FILE"),
+    Option("--statistics", "statistics", "flag", "count the findings per code instead of listing them",
+           default=False),
+    Option("--fail-on", "fail_on", "value", "exit 1 on findings of this severity or worse (default: warning)",
+           "SEVERITY", SEVERITIES, "warning"),
     Option("--exit-zero", "exit_zero", "flag", "exit 0 even when there are findings", default=False),
+    Option("--show-settings", "show_settings", "flag",
+           "print the resolved settings and where each comes from, then exit", default=False),
     Option("--fix", "fix", "flag", "apply the safe fixes, then report what is left", default=False),
     Option("--diff", "diff", "flag", "print the fixes as a unified diff; change nothing", default=False),
     Option("--unsafe-fixes", "unsafe_fixes", "flag", "with --fix or --diff: the unsafe fixes too", default=False),
@@ -105,8 +116,10 @@ def parse_args(argv: Sequence[str]) -> Optional[dict[str, Any]]:
             values[opt.dest].append(value)
         else:
             values[opt.dest] = value
-    if not paths:
+    if not paths and not values["show_settings"]:
         raise UsageError("give at least one path to lint ('-' reads stdin)")
+    if values["stdin_filename"] is not None and "-" not in paths:
+        raise UsageError("--stdin-filename names standard input: give '-' as a path too")
     values["paths"] = paths
     return values
 
@@ -124,43 +137,119 @@ def run(argv: Sequence[str]) -> int:
     return guarded(_lint, args)
 
 
+def _codes(s: str) -> list[str]:
+    return [c.strip() for c in s.split(",") if c.strip()]
+
+
 def _lint(args: dict[str, Any]) -> int:
+    import os
     from pathlib import Path
 
-    from vcfg.lint.config import load_config
     from vcfg.lint.engine import lint_paths
+    from vcfg.lint.registry import check_codes
 
-    def codes(s: str) -> list[str]:
-        return [c.strip() for c in s.split(",") if c.strip()]
-
+    # a typo here would select nothing and switch the linter off: a usage error
+    check_codes(_codes(args["select"]), "--select")
+    check_codes(_codes(args["ignore"]), "--ignore")
     paths: list[str] = args["paths"]
-    # like ruff: the config nearest the (first) linted file, else the working directory's
-    first = Path(paths[0])
-    start: Optional[Path] = None
-    if paths[0] != "-" and first.exists():
-        start = first.resolve() if first.is_dir() else first.resolve().parent
-    config = load_config(explicit=Path(args["config_path"])) if args["config_path"] else load_config(start)
+    config = _config(args)
+    if args["fmt"] == "auto":
+        args["fmt"] = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "full"
+    if args["show_settings"]:
+        from vcfg.cli.settings import show_settings
+
+        write(show_settings(args, config))
+        return EXIT_OK
     if args["fix"] or args["diff"]:  # the fix code loads only here
         from vcfg.fix.report import run_fixes
 
         return run_fixes(args, lambda files, contents: lint_paths(
-            files, args["version"], select=codes(args["select"]), ignore=codes(args["ignore"]),
+            files, args["version"], select=_codes(args["select"]), ignore=_codes(args["ignore"]),
             config=config, knowledge_dirs=[Path(k) for k in args["knowledge"]], contents=contents,
         ), render)
     result = lint_paths(
         paths,
         args["version"],
-        select=codes(args["select"]),
-        ignore=codes(args["ignore"]),
+        select=_codes(args["select"]),
+        ignore=_codes(args["ignore"]),
         config=config,
         knowledge_dirs=[Path(k) for k in args["knowledge"]],
+        stdin_filename=args["stdin_filename"],
     )
-    write(render(result, args["fmt"]))
+    relative_paths(result)
+    for message in result.path_notes:
+        write(f"vcfg: note: {message}", err=True)
+    if args["statistics"]:
+        from vcfg.render.statistics import render as render_statistics
+
+        report = render_statistics(result.diagnostics, result.summary)
+    else:
+        report = render(result, args["fmt"])
+    if args["output_file"]:
+        from vcfg.errors import VcfgError
+
+        try:
+            Path(args["output_file"]).write_text(report + "\n", encoding="utf-8")
+        except OSError as e:
+            raise VcfgError(f"cannot write {args['output_file']}: {e.strerror or e}") from e
+    else:
+        write(report)
+    for message in result.path_errors:
+        write(f"vcfg: error: {message}", err=True)
     for message in result.internal_errors:
         write(f"vcfg: internal error: {message} (please report it)", err=True)
-    if result.internal_errors:
+    if result.internal_errors or result.path_errors:
         return EXIT_ERROR
-    return EXIT_OK if args["exit_zero"] else result.exit_code
+    if args["exit_zero"]:
+        return EXIT_OK
+    worst = SEVERITIES.index(args["fail_on"])
+    return 1 if any(SEVERITIES.index(d.severity) <= worst for d in result.diagnostics) else EXIT_OK
+
+
+def _config(args: dict[str, Any]) -> Any:
+    """The config named by --config, else the one nearest the (first) linted file (the
+    name --stdin-filename gives '-'), else the working directory's, as ruff finds it."""
+    from pathlib import Path
+
+    from vcfg.lint.config import load_config
+
+    if args["config_path"]:
+        return load_config(explicit=Path(args["config_path"]))
+    paths: list[str] = args["paths"]
+    first_name = (args["stdin_filename"] or "") if paths[:1] == ["-"] else (paths[0] if paths else "")
+    start: Optional[Path] = None
+    first = Path(first_name) if first_name else None
+    if first is not None and first.exists():
+        start = first.resolve() if first.is_dir() else first.resolve().parent
+    elif first is not None and first_name:  # a --stdin-filename need not exist
+        start = first.resolve().parent if first.resolve().parent.is_dir() else None
+    return load_config(start)
+
+
+def relative_paths(result: Any) -> None:
+    """Every path in the findings relative to the working directory (a file reached
+    through a launch's --config may carry an absolute one): SARIF, github annotations
+    and editors take them so."""
+    import os
+
+    from vcfg.records import replace
+
+    cwd = os.getcwd()
+    memo: dict[str, str] = {}
+
+    def rel(p: str) -> str:
+        if p not in memo:
+            if p.startswith("<") or not p:
+                memo[p] = p
+            else:
+                memo[p] = os.path.relpath(os.path.abspath(p), cwd).replace(os.sep, "/")
+        return memo[p]
+
+    result.diagnostics = [
+        d if rel(d.span.path) == d.span.path else replace(d, span=replace(d.span, path=rel(d.span.path)))
+        for d in result.diagnostics
+    ]
+    result.sources = {rel(k): v for k, v in result.sources.items()}
 
 
 def render(result: Any, fmt: str) -> str:

@@ -45,10 +45,33 @@ class Choice:
     considered: list[tuple[str, Optional[Evidence], str]] = field(default_factory=list)
 
 
+def special_kind(path: str) -> Optional[str]:
+    """"a FIFO", "a socket", "a character device", "a block device" for such a path
+    (which opening could block on, or read without end), else None; never opens it."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    for test, what in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return what
+    return None
+
+
 def read_bytes(path: str) -> bytes:
-    """A file's first `MAX_BYTES` + 1 bytes ('-': stdin); VcfgError if unreadable."""
+    """A file's first `MAX_BYTES` + 1 bytes ('-': stdin); VcfgError if unreadable, and
+    at once, without opening it, for a FIFO, socket or device."""
     from vcfg.errors import VcfgError
 
+    if path != "-" and (kind := special_kind(path)):
+        raise VcfgError(f"{path}: {kind}, not a regular file; not read")
     try:
         if path == "-":
             import sys

@@ -120,12 +120,14 @@ def _excluded(rel: str, name: str, exclude: Sequence[str]) -> bool:
                for p in exclude)
 
 
-def walk(folder: str, exclude: Sequence[str] = (), exclude_base: Optional[Path] = None) -> list[str]:
+def walk(folder: str, exclude: Sequence[str] = (), exclude_base: Optional[Path] = None,
+         skipped: Optional[list[str]] = None) -> list[str]:
     """The files under ``folder`` a reader may take, sorted, without those ignored by
     ``.gitignore`` (of the folder, its subfolders and its parents up to the
     repository's root) or matched by an ``exclude`` pattern (a file or folder name, or
-    a path relative to ``exclude_base``, the folder of the project config)."""
-    from vcfg.launch.read import candidates
+    a path relative to ``exclude_base``, the folder of the project config).  A FIFO,
+    socket or device is never opened: it is named in ``skipped``."""
+    from vcfg.launch.read import candidates, special_kind
 
     root = Path(folder).resolve()
     top = _git_root(root) or root
@@ -156,6 +158,11 @@ def walk(folder: str, exclude: Sequence[str] = (), exclude_base: Optional[Path] 
             rel = f"{rel_dir}/{name}" if rel_dir else name
             f = d / name
             if _ignored(rel, False, rules) or _excluded(_rel(f, ex_base), name, exclude):
+                continue
+            if kind := special_kind(str(f)):  # a FIFO, socket or device: never opened
+                if skipped is not None:
+                    shown = os.path.normpath(os.path.join(folder, os.path.relpath(f, root)))
+                    skipped.append(f"{shown}: {kind}, not a regular file; skipped")
                 continue
             if candidates(name, _head(f)):
                 out.append(os.path.normpath(os.path.join(folder, os.path.relpath(f, root))))

@@ -59,12 +59,35 @@ class LintConfig:
             return False
         if any(code.startswith(p) for p in self.ignore):
             return False
-        if file is not None:
+        if file is not None and self.per_file_ignores:
+            names = self._names(file)
             for pattern, codes in self.per_file_ignores.items():
-                if fnmatch.fnmatch(file, pattern) or fnmatch.fnmatch(Path(file).name, pattern):
+                pat = pattern[2:] if pattern.startswith("./") else pattern
+                if any(fnmatch.fnmatch(n, pat) for n in names):
                     if any(code.startswith(p) for p in codes):
                         return False
         return True
+
+    def _names(self, file: str) -> list[str]:
+        """The spellings a per-file-ignores glob is matched against: the path relative
+        to the config file's folder (the one that counts, whatever the working
+        directory), as typed (without ``./``), and the file name."""
+        import os
+
+        cache = self.__dict__.setdefault("_names_cache", {})
+        hit = cache.get(file)
+        if hit is not None:
+            return hit
+        out = [Path(file).name]
+        typed = os.path.normpath(file).replace(os.sep, "/")
+        out.append(typed)
+        if self.path is not None and file != "<stdin>":
+            base = os.path.dirname(os.path.abspath(self.path))
+            rel = os.path.relpath(os.path.abspath(file), base).replace(os.sep, "/")
+            if not rel.startswith("../"):
+                out.insert(0, rel)
+        cache[file] = out
+        return out
 
 
 def _codes(value: Any, where: str) -> list[str]:
@@ -87,12 +110,18 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
         if not isinstance(table["vllm-version"], str):
             raise VcfgError(f"{origin}: vllm-version must be a string like \"0.13.0\"")
         cfg.vllm_version = table["vllm-version"]
+    from vcfg.lint.registry import check_codes
+
     cfg.select = _codes(table.get("select", []), f"{origin}: select")
+    check_codes(cfg.select, f"{origin}: select")
     cfg.ignore = _codes(table.get("ignore", []), f"{origin}: ignore")
+    check_codes(cfg.ignore, f"{origin}: ignore")
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise VcfgError(f"{origin}: per-file-ignores must be a table of glob = [codes]")
     cfg.per_file_ignores = {k: _codes(v, f"{origin}: per-file-ignores.{k}") for k, v in pfi.items()}
+    for k, v in cfg.per_file_ignores.items():
+        check_codes(v, f"{origin}: per-file-ignores.{k!r}")
     env = table.get("allowed-env", [])
     if not isinstance(env, list) or not all(isinstance(v, str) for v in env):
         raise VcfgError(f"{origin}: allowed-env must be a list of variable names")
@@ -143,6 +172,10 @@ def _read(p: Path, required: bool) -> Optional[LintConfig]:
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
+    from vcfg.launch.read import special_kind
+
+    if kind := special_kind(str(p)):
+        raise VcfgError(f"{p}: {kind}, not a regular file; not read")
     try:
         text = p.read_text(encoding="utf-8")
         # most projects' pyproject.toml has no vcfg table: do not parse it for nothing

@@ -30,10 +30,14 @@ class LintResult:
     summary: Summary
     sources: dict[str, str] = field(default_factory=dict)
     internal_errors: list[str] = field(default_factory=list)
+    #: paths given that could not be linted (missing, a FIFO, ...): exit 2 at the end
+    path_errors: list[str] = field(default_factory=list)
+    #: what the user should know about the paths (an empty folder, a FIFO skipped)
+    path_notes: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
-        if self.internal_errors:
+        if self.internal_errors or self.path_errors:
             return 2
         return 1 if any(d.severity in ("error", "warning") for d in self.diagnostics) else 0
 
@@ -94,6 +98,40 @@ def expand_paths(paths: Iterable[str], config: Optional[LintConfig] = None) -> l
     return expand(paths, exclude, base)
 
 
+def expand_paths_report(
+    paths: Iterable[str], config: Optional[LintConfig] = None
+) -> tuple[list[str], list[str], list[str]]:
+    """(files to lint, errors, notes): a missing path or a FIFO, socket or device named
+    is an error (the rest is still linted); in a folder such an entry is skipped, never
+    opened, and a folder with nothing to lint says so."""
+    from vcfg.launch.read import special_kind
+    from vcfg.launch.walk import walk
+
+    if config is None and any(os.path.isdir(p) for p in paths):
+        config = load_config()
+    exclude = config.exclude if config is not None else []
+    base = config.path.parent if config is not None and config.path is not None else None
+    out: list[str] = []
+    errors: list[str] = []
+    notes: list[str] = []
+    for p in paths:
+        if p == "-":
+            out.append(p)
+        elif os.path.isdir(p):
+            found = walk(p, exclude, base, skipped=notes)
+            if not found:
+                notes.append(f"{p}: no file in this folder is one vcfg reads (launch scripts, "
+                             "serve-config YAML, container and Kubernetes manifests)")
+            out.extend(found)
+        elif kind := special_kind(p):
+            errors.append(f"{p}: {kind}, not a regular file; not read")
+        elif os.path.exists(p):
+            out.append(p)
+        else:
+            errors.append(f"{p}: no such file or directory")
+    return out, errors, notes
+
+
 #: (catalog, the launch's words and folder) -> vLLM's view of them: a resident linter
 #: (the language server) re-resolves only the launches a change touched
 _ARGS: dict[tuple[Any, ...], Any] = {}
@@ -128,9 +166,12 @@ def lint_paths(
     config: Optional[LintConfig] = None,
     knowledge_dirs: Sequence[Path] = (),
     contents: Optional[dict[str, bytes]] = None,
+    stdin_filename: Optional[str] = None,
 ) -> LintResult:
     """``contents``: the bytes to lint for some paths instead of the files' (the fix
-    loop of ``--diff`` and ``vcfg upgrade``, which change nothing on disk)."""
+    loop of ``--diff`` and ``vcfg upgrade``, which change nothing on disk);
+    ``stdin_filename``: the name standard input ('-') is read, shown and configured as
+    (its format follows the name, as ruff's and actionlint's do)."""
     config = config if config is not None else load_config()
     if select:
         config.select = [s.upper() for s in select]
@@ -140,13 +181,23 @@ def lint_paths(
     from vcfg.launch.read import read_bytes, read_files
 
     named = set(paths)
-    files = expand_paths(paths, config)
+    files, path_errors, path_notes = expand_paths_report(paths, config)
     read: list[tuple[str, bytes]] = []
     truncated: list[bool] = []
+    kept: list[str] = []
     for path in files:
-        data = contents[path] if contents is not None and path in contents else read_bytes(path)
-        read.append(("<stdin>" if path == "-" else path, data[:MAX_BYTES]))
+        try:
+            data = contents[path] if contents is not None and path in contents else read_bytes(path)
+        except VcfgError as e:  # unreadable: reported, the rest is linted
+            path_errors.append(e.message)
+            continue
+        kept.append(path)
+        read.append(((stdin_filename or "<stdin>") if path == "-" else path, data[:MAX_BYTES]))
         truncated.append(len(data) > MAX_BYTES)
+        if path == "-" and stdin_filename:
+            # a serve config read from stdin: its launch's --config reads these bytes
+            contents = {**(contents or {}), stdin_filename: data}
+    files = kept
     plans = read_files(read, target.catalog, named=[p in named for p in files])
     contexts: list[FileContext] = []
     sources: dict[str, str] = {}
@@ -162,10 +213,14 @@ def lint_paths(
         # a launch's --config file is read from ``contents`` too
         launch_args.OVERLAY.update({os.path.abspath(p): b for p, b in contents.items()})
         try:
-            return run_rules(contexts, target, sources)
+            result = run_rules(contexts, target, sources)
         finally:
             launch_args.OVERLAY.clear()
-    return run_rules(contexts, target, sources)
+    else:
+        result = run_rules(contexts, target, sources)
+    result.path_errors = path_errors
+    result.path_notes = path_notes
+    return result
 
 
 def lint_text(path: str, data: bytes, target: Target, others: Optional[dict[str, bytes]] = None) -> LintResult:

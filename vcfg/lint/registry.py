@@ -110,3 +110,36 @@ def rule_docs() -> dict[str, dict[str, Any]]:
             "sources": list(r.sources),
         }
     return out
+
+
+def known_codes() -> list[str]:
+    """Every rule's code, read from the module names (no rule module is imported)."""
+    return [name.split("_", 1)[0].upper() for name in RULE_MODULES]
+
+
+def check_codes(codes: list[str], where: str) -> None:
+    """Raise a usage error for a code or prefix no rule has (``--select VCOO1`` would
+    otherwise select nothing and switch the linter off), with the nearest codes."""
+    from vcfg.errors import VcfgError
+
+    known = known_codes()
+    bad = [c for c in codes if not any(k.startswith(c.upper()) for k in known)]
+    if not bad:
+        return
+    from difflib import get_close_matches
+
+    parts = []
+    for c in bad:
+        up = c.upper()
+        # letters that look like digits first: VCOO1 is VC001, VClO1 is VC101
+        look = up[:2] + up[2:].translate(str.maketrans("OIL", "011"))
+        near = [look] if any(k.startswith(look) for k in known) else []
+        near += [k for k in get_close_matches(up, known, n=2, cutoff=0.6) if k not in near]
+        near = near[:2]
+        parts.append(f"{c!r}" + (f" (did you mean {' or '.join(near)}?)" if near else ""))
+    raise VcfgError(
+        f"{where}: unknown rule code{'s' if len(bad) > 1 else ''} or prefix{'es' if len(bad) > 1 else ''}: "
+        + ", ".join(parts),
+        hint="codes look like VC001, prefixes like VC0 or VC1; `vcfg explain VC001` describes one "
+        "(docs/rules/ lists them all)",
+    )

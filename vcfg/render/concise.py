@@ -1,4 +1,5 @@
-"""``path:line:col: CODE message`` one finding per line, like ruff's concise output."""
+"""``path:line:col: CODE [severity] message (help)`` one finding per line, like ruff's
+concise output: the first line of the help (a did-you-mean, the replacement) stays."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from vcfg.diagnostics import Diagnostic, Summary
 def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -> str:
     lines = [
         f"{d.span.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}"
+        + (f" ({d.help.splitlines()[0]})" if d.help and d.help.strip() else "")
         for d in diags
     ]
     lines.append(summary_line(summary))

@@ -42,12 +42,14 @@ def render(
                 src = lines[s.line - 1].expandtabs(1)
                 if len(src) > 160:  # keep the caret in view on very long lines
                     start = max(0, s.column - 60)
-                    src = ("..." if start else "") + src[start : start + 150]
+                    cut = start + 150 < len(src)
+                    src = ("..." if start else "") + src[start : start + 150] + ("..." if cut else "")
                     col = s.column - start + (3 if start else 0)
                 else:
                     col = s.column
                 width = (s.end_column - s.column) if s.end_line == s.line else len(src) - col + 1
-                width = max(1, min(width, max(1, len(src) - col + 1)))
+                shown = len(src) - (3 if src.endswith("...") and len(lines[s.line - 1]) > 160 else 0)
+                width = max(1, min(width, max(1, shown - col + 1)))
                 gutter = str(s.line)
                 out.append(f"{' ' * len(gutter)} |")
                 out.append(f"{gutter} | {src}")

@@ -1,8 +1,15 @@
-"""SARIF 2.1.0, for code-scanning uploads."""
+"""SARIF 2.1.0, for code-scanning uploads.
+
+Locations are URIs relative to the working directory, with ``uriBaseId`` "%SRCROOT%"
+and that directory in ``originalUriBaseIds`` (SARIF 2.1.0 section 3.4.4), as GitHub code
+scanning expects; the caller has made every path relative (vcfg/cli/lint.py)."""
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
+from urllib.parse import quote
 
 from vcfg import __version__
 from vcfg.diagnostics import Diagnostic, Summary
@@ -44,7 +51,7 @@ def render(
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": s.path},
+                            "artifactLocation": _artifact(s.path),
                             "region": {
                                 "startLine": s.line,
                                 "startColumn": s.column,
@@ -68,9 +75,16 @@ def render(
                         "rules": rule_objs,
                     }
                 },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
                 "results": results,
                 "properties": {"vllmVersion": summary.vllm_version},
             }
         ],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def _artifact(path: str) -> dict[str, str]:
+    if path.startswith("<") or os.path.isabs(path):  # <stdin>, or outside the tree
+        return {"uri": quote(path) if path.startswith("<") else Path(path).as_uri()}
+    return {"uri": quote(path.replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}

@@ -235,6 +235,13 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         label = path
     elif p.read_files:
         full = path if os.path.isabs(path) or p.base_dir is None else os.path.join(p.base_dir, path)
+        from vcfg.launch.read import special_kind
+
+        kind = None if os.path.abspath(full) in OVERLAY else special_kind(full)
+        if kind:  # opening a FIFO blocks until someone writes to it
+            p.problem("config-file", f"config file {path!r} is {kind}, not a regular file; "
+                      "not read, its options are not known", pt.span(), "--config", severity="info")
+            return None
         try:
             text = OVERLAY.get(os.path.abspath(full))
             if text is None:
@@ -281,10 +288,11 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
             if p.v >= V_YAML_NO_KEY and not serve and p.cat.flag(no_key) is not None:
                 out.append(_Tok(no_key, _synthetic_word(no_key, e.key_span), 0, "config"))
                 continue
-            p.problem("yaml-false-dropped",
-                         f"`{e.key}: false` is ignored by vLLM's --config loader"
-                         + (" (write the negative option on the command line)" if p.cat.flag(no_key) else ""),
-                         e.value_span, key, severity="warning")
+            if _false_matters(p.cat, key):
+                p.problem("yaml-false-dropped",
+                          f"`{e.key}: false` is ignored by vLLM's --config loader"
+                          + (" (write the negative option on the command line)" if p.cat.flag(no_key) else ""),
+                          e.value_span, key, severity="warning")
             continue
         if isinstance(v, list):
             if not v:
@@ -461,3 +469,26 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         out.append(_Tok(key, _synthetic_word(key, ft.sub(0, len(key))), 0, "dotted"))
         out.append(_Tok(text if known else None, w, 0, "dotted", None, lm))
     return out
+
+
+def _false_matters(cat: Any, key: str) -> bool:
+    """Whether dropping ``key: false`` leaves the option other than the file says: not
+    when the option's default is already off (``enforce-eager: false``), nor when a
+    negative form's default is already on (``no-enable-prefix-caching: false``).  An
+    unset default (None: vLLM decides at run time, often on) counts as possibly on."""
+    name = key.replace("_", "-")
+    flag = cat.flag(name)
+    if flag is None:
+        return True  # unknown option: other rules speak; the drop is still worth saying
+    default = flag.default
+    if default is None and flag.config_class and flag.config_field:
+        cls = cat.config(flag.config_class)
+        fld = cls.field(flag.config_field) if cls is not None else None
+        default = fld.default if fld is not None else None
+    negative = flag.option_strings[:1] != [name] and (
+        name.startswith("--no-")
+        or (name.startswith("--disable-") and not flag.option_strings[0].startswith("--disable-"))
+    )
+    if negative:  # the file asks for the option on
+        return default is not True
+    return default is not False

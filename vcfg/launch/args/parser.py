@@ -279,7 +279,8 @@ class Parser:
             final[o.dest] = o
         for lst in by_dest.values():
             if len(lst) > 1 and lst[-1].flag is not None and lst[-1].flag.action != "append":
-                firsts = ", ".join(f"{o.written} (line {o.name_span.line})" for o in lst[:-1])
+                last = lst[-1].name_span
+                firsts = ", ".join(f"{o.written} ({_place(o.name_span, last)})" for o in lst[:-1])
                 said = "vLLM only logs a warning" if self.v >= V_DUP_WARN else "vLLM says nothing"
                 self.problem("duplicate", f"{lst[-1].option} is given {len(lst)} times; the last one wins "
                              f"(earlier: {firsts}; {said})", lst[-1].name_span, lst[-1].option, severity="warning")
@@ -486,3 +487,13 @@ def parse_invocation(inv: Invocation, catalog: "Catalog", plan: Optional[LaunchP
             base_dir = os.path.dirname(os.path.abspath(plan.path))
     return parse_args(inv.args, catalog, kind=inv.kind, serve=inv.subcommand[:1] == ("serve",),
                       base_dir=base_dir, files=files, read_files=read_files)
+
+
+def _place(span: Any, here: Any) -> str:
+    """``span``'s line as seen from a message at ``here``: "line 4", or "file:4" when it
+    is in another file (a --config YAML and the script that names it)."""
+    path = getattr(span, "file", None)
+    if not path or path == getattr(here, "file", None):
+        return f"line {span.line}"
+    shown = os.path.relpath(path) if os.path.isabs(path) else path
+    return f"{shown}:{span.line}"
