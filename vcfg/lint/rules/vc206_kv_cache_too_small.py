@@ -3,7 +3,8 @@ fit in the KV cache the launch leaves on each GPU."""
 
 from __future__ import annotations
 
-from typing import Iterator
+import os
+from typing import Any, Iterator
 
 from vcfg.errors import VcfgError
 from vcfg.lint.context import LaunchContext
@@ -105,7 +106,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         f"estimate: {gpu / GIB:.0f} GiB x {util.value} - {weights / GIB:.1f} GiB weights - "
         f"{memory.DEFAULT_RESERVE_BYTES / GIB:.0f} GiB reserve = {max(budget, 0) / GIB:.1f} GiB; "
         f"{per_token} bytes per token at {shape}",
-        f"from {m.config_path} and gpu-memory in {lc.target.config.path or 'the project config'}",
+        f"from {m.config_path} and gpu-memory in {_shown(lc.target.config.path)}",
     )
     yield RULE.diag(
         name_span(lc, o_len),
@@ -115,3 +116,10 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         notes=notes,
         severity=severity,
     )
+
+
+def _shown(path: Any) -> str:
+    """The config file as the user sees it: relative to the working directory."""
+    if path is None:
+        return "the project config"
+    return os.path.relpath(path) if os.path.isabs(path) else str(path)
