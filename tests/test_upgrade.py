@@ -269,3 +269,22 @@ def test_renamed_json_key_gets_its_new_name(tmp_path: Path) -> None:
     f.write_text("vllm serve m --compilation-config '{\"level\": 3, \"mode\": 2}'\n")
     u = upgrade([str(f)], "0.13.0", "0.33.0", report_defaults=False)
     assert u.migrated == [] and [i.code for i in u.not_migrated] == ["VC023"]
+
+
+def test_kubernetes_env_entries_of_removed_variables_go_whole(tmp_path: Path) -> None:
+    f = tmp_path / "deploy.yaml"
+    head = MANIFEST.split("          args:")[0].replace("v0.11.2", "v0.20.2")
+    f.write_text(head + (
+        "          env:\n"
+        "            - name: VLLM_RPC_TIMEOUT\n"
+        "              value: \"600000\"\n"
+        "            - {name: VLLM_USE_V1, value: \"1\"}\n"
+        "            - name: HF_HOME\n"
+        "              value: /data\n"))
+    u = upgrade([str(f)], "0.20.2", "0.33.0", report_defaults=False)
+    assert u.run.files[0].after.decode() == head + (
+        "          env:\n"
+        "            - name: HF_HOME\n"
+        "              value: /data\n")
+    assert sorted(i.message for i in u.migrated) == [
+        "`VLLM_RPC_TIMEOUT` was removed in vllm 0.23.0", "`VLLM_USE_V1` was removed in vllm 0.11.2"]

@@ -146,14 +146,20 @@ def _delete_yaml_items(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
     a, b = first.start, last.end
     if not 0 <= a <= b <= len(data):
         return None
+    while b > a and data[b - 1] in b" \t\r\n":  # a mapping item's span runs to the next item
+        b -= 1
     line_start = data.rfind(b"\n", 0, a) + 1
     e = data.find(b"\n", b)
     line_end = len(data) if e < 0 else e + 1
-    item = re.compile(rb"^[ \t]*- [^\n]*$")
+    dash = re.match(rb"^([ \t]*)- $", data[line_start:a])
     lines = data[line_start:line_end].rstrip(b"\n").split(b"\n")
-    if re.match(rb"^[ \t]*- $", data[line_start:a]) and all(item.match(x) for x in lines) \
-            and not data[b:line_end].split(b" #", 1)[0].strip():
-        return _edit_bytes(ctx, path, line_start, line_end, "")
+    if dash is not None and not data[b:line_end].split(b" #", 1)[0].strip():
+        # every line a sequence item of this indentation, or a continuation of one
+        # (the `value:` line of a `- name:` item), indented deeper than its dash
+        width = len(dash.group(1))
+        if all(x.startswith(dash.group(1) + b"- ") or (len(x) - len(x.lstrip()) > width and x.strip())
+               for x in lines):
+            return _edit_bytes(ctx, path, line_start, line_end, "")
     j = b
     while j < len(data) and data[j] in b" \t":
         j += 1
