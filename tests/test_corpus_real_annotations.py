@@ -157,8 +157,6 @@ def _summary() -> dict:
     }
 
 
-@pytest.mark.xfail(reason="the real corpus is landed in steps; the last step removes this mark",
-                   strict=True)
 def test_corpus_meets_the_sizes_the_issues_ask_for():
     s = _summary()
     assert s["positive"] >= 80, s
