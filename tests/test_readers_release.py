@@ -58,3 +58,13 @@ def test_the_summary_names_the_release_per_launch_where_they_differ(tmp_path):
     # the launch on 0.13.0 is clean, the script on the newest release is not
     assert [(d.code, d.span.path) for d in res.diagnostics if d.severity != "info"] == [("VC002", str(b))]
     assert json.loads(json.dumps(res.summary.to_json()))["releases"] == res.summary.releases
+
+
+def test_an_image_older_than_every_bundled_catalog(tmp_path):
+    from vcfg.catalog import store
+
+    f = tmp_path / "pod.yaml"
+    f.write_text(POD.format(tag="v0.6.6"))
+    res = lint_paths([str(f)], None, config=LintConfig())
+    assert not res.internal_errors and res.summary.vllm_version == store.newest_bundled()
+    assert "names vllm 0.6.6, which has no bundled catalog" in res.summary.version_note

@@ -390,7 +390,10 @@ def _release_catalog(inv: Any, cat: Any, version: Optional[str]) -> Any:
         return cat
     from vcfg.catalog import store
 
-    return store.load(rel.version)[0]
+    try:
+        return store.load(rel.version)[0]
+    except VcfgError:  # older than every bundled catalog
+        return cat
 
 
 @launch.command("show")

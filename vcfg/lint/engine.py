@@ -78,7 +78,10 @@ def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: igno
     if hit is None:
         from vcfg.catalog import store
 
-        cat, note = store.load(rel.version)
+        try:
+            cat, note = store.load(rel.version)
+        except VcfgError:  # older than every bundled catalog: the run's release (the summary says so)
+            return None
         full = "; ".join(x for x in (rel.note, note) if x)
         hit = cache[rel.version] = Target(catalog=cat, knowledge=target.knowledge, config=target.config,
                                           version_note=full, pinned=False)
@@ -369,13 +372,17 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
 
     notes = []
     if not target.pinned:
-        unmapped = [(lc, rel) for lc in launches for rel in [release_of(lc.inv)] if rel.version is None and rel.note]
+        unmapped = [(lc, rel if rel.version is None else rel._replace(
+                        note=f"the image {rel.image} names vllm {rel.version}, which has no bundled catalog"))
+                    for lc in launches for rel in [release_of(lc.inv)]
+                    if (rel.version is None and rel.note)
+                    or (rel.version is not None and lc.own_target is None and rel.version != target.version)]
         if len(unmapped) == 1:
             lc, rel = unmapped[0]
             notes.append(f"{lc.path}:{lc.inv.span.line}: {rel.note}, checked against {target.version}")
         elif unmapped:
             images = ", ".join(dict.fromkeys(rel.image or "?" for _, rel in unmapped))
-            notes.append(f"{len(unmapped)} launches' images name no vLLM release ({images}), "
+            notes.append(f"{len(unmapped)} launches' images name no release vcfg has a catalog for ({images}), "
                          f"checked against {target.version}")
     others = [lc for lc in launches if lc.own_target is not None]
     versions = {lc.target.version for lc in launches}
