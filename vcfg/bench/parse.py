@@ -23,13 +23,21 @@ _HINT = (
 def load(path: str) -> list[BenchResult]:
     """The results in the file at `path` ("-" reads stdin)."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        from vcfg.fileio import MAX_BYTES
+
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise VcfgError(f"<stdin>: larger than {MAX_BYTES >> 20} MiB, not a benchmark result", hint=_HINT)
         name = "<stdin>"
     else:
         p = Path(path)
         name = path
         try:
-            data = p.read_bytes()
+            from vcfg.fileio import MAX_BYTES, read_regular
+
+            data = read_regular(path, MAX_BYTES)
+            if len(data) > MAX_BYTES:
+                raise VcfgError(f"{path}: larger than {MAX_BYTES >> 20} MiB, not a benchmark result", hint=_HINT)
         except IsADirectoryError:
             raise VcfgError(f"{path}: is a directory", hint=_HINT) from None
         except FileNotFoundError:

@@ -16,6 +16,7 @@ bundled entry.  Nothing here imports vLLM.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from functools import lru_cache
@@ -422,7 +423,11 @@ def read_pack(path: Path, *, bundled: bool = False) -> Pack:
     """Parse and validate one pack file; every problem is a VcfgError naming the file."""
     label = path.name if bundled else str(path)
     try:
-        data = path.read_bytes()
+        from vcfg.fileio import MAX_BYTES, read_regular
+
+        data = read_regular(str(path))
+        if len(data) > MAX_BYTES:
+            raise VcfgError(f"{label}: knowledge pack larger than {MAX_BYTES >> 20} MiB, not read")
     except OSError as e:
         raise VcfgError(f"{label}: cannot read knowledge pack ({e.strerror or e})") from e
     if sys.version_info >= (3, 11):
@@ -435,6 +440,8 @@ def read_pack(path: Path, *, bundled: bool = False) -> Pack:
         raise VcfgError(f"{label}: knowledge pack is not UTF-8 text") from e
     except tomllib.TOMLDecodeError as e:
         raise VcfgError(f"{label}: not valid TOML: {e}") from e
+    except RecursionError:
+        raise VcfgError(f"{label}: not valid TOML: nested too deeply") from None
     try:
         content = load(PackFile, raw)
     except RecordError as e:
@@ -478,8 +485,42 @@ def _check_duplicates(label: str, content: PackFile) -> None:
                     )
 
 
+#: a knowledge folder is walked at most this deep and over at most this many entries
+#: (``knowledge = ["/"]`` must not walk the whole file system); symlinked folders
+#: are not followed
+_WALK_DEPTH, _WALK_ENTRIES = 8, 20_000
+
+
 def _pack_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*.toml") if p.is_file())
+    import stat
+
+    out: list[Path] = []
+    seen = 0
+    todo = [(directory, 0)]
+    while todo:
+        folder, depth = todo.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        seen += len(entries)
+        if seen > _WALK_ENTRIES:
+            raise VcfgError(
+                f"{directory}: more than {_WALK_ENTRIES:,} entries under this knowledge folder; not walked",
+                hint="name the folder that holds the packs (a knowledge folder is walked at most "
+                f"{_WALK_DEPTH} levels deep)",
+            )
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if depth < _WALK_DEPTH:
+                        todo.append((Path(e.path), depth + 1))
+                elif e.name.endswith(".toml") and stat.S_ISREG(e.stat().st_mode):
+                    out.append(Path(e.path))
+            except OSError:
+                continue
+    return sorted(out)
 
 
 def load_packs(extra_dirs: Iterable[Path | str] = ()) -> "Knowledge":

@@ -54,7 +54,9 @@ def catalog_for(version: Optional[str], start: Optional[str] = None) -> Any:
 
 
 def echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    from vcfg.render.json_ import dumps
+
+    click.echo(dumps(value, indent=2))
 
 
 class _Group(click.Group):
@@ -431,7 +433,9 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
             out["host"] = {"key": key, "label": label}
         doc["deployment"] = members
         doc["vllm_version"] = cat.vllm_version
-        write(json.dumps(doc, indent=2, ensure_ascii=False))
+        from vcfg.render.json_ import dumps
+
+        write(dumps(doc, indent=2))
         return
     write(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
     write("  " + describe_choice(choice, short=True))

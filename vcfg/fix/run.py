@@ -65,8 +65,9 @@ def read_bytes(path: str) -> bytes:
     try:
         if path == "-":
             return sys.stdin.buffer.read()
-        with open(path, "rb") as fh:
-            return fh.read()
+        from vcfg.fileio import MAX_BYTES, read_regular
+
+        return read_regular(path)[:MAX_BYTES]
     except OSError as e:
         raise VcfgError(f"cannot read {path}: {e.strerror or e}") from e
 

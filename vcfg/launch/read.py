@@ -23,7 +23,7 @@ from vcfg.launch.model import LaunchPlan
 from vcfg.launch.readers import REGISTRY, Evidence, ReadContext, shebang_interpreter
 from vcfg.records import field, record
 
-MAX_BYTES = 20 * 1024 * 1024
+from vcfg.fileio import MAX_BYTES  # noqa: E402  (re-exported)
 
 #: suffixes of data formats that are never read as shell scripts, even when named
 _NOT_SCRIPTS = {
@@ -77,8 +77,9 @@ def read_bytes(path: str) -> bytes:
             import sys
 
             return sys.stdin.buffer.read(MAX_BYTES + 1)
-        with open(path, "rb") as fh:
-            return fh.read(MAX_BYTES + 1)
+        from vcfg.fileio import read_regular
+
+        return read_regular(path, MAX_BYTES)
     except OSError as e:
         raise VcfgError(f"cannot read {path}: {e.strerror or e}") from e
 

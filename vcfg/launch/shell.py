@@ -3567,8 +3567,9 @@ def parse_file(path: str, **kw: Any) -> LaunchPlan:
     from vcfg.errors import VcfgError
 
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        from vcfg.fileio import read_regular
+
+        data = read_regular(path, MAX_BYTES)
     except OSError as e:
         raise VcfgError(f"cannot read {path}: {e.strerror}", hint="check the path") from None
     return parse_script(data, path, **kw)

@@ -187,8 +187,9 @@ def _head(f: Path) -> bytes:
     if "." in f.name.lstrip("."):
         return b""  # only extension-less files are judged by their #! line
     try:
-        with open(f, "rb") as fh:
-            return fh.read(256)
+        from vcfg.fileio import read_regular
+
+        return read_regular(str(f), 256)[:256]
     except OSError:
         return b""
 

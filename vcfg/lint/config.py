@@ -31,7 +31,7 @@ from vcfg.records import field, record
 
 #: ``[tool.vcfg]``, ``[tool.vcfg.x]``, ``tool.vcfg.x = ...``, or ``vcfg = {...}`` /
 #: ``vcfg.x = ...`` under ``[tool]``: any way TOML can spell the table starts a line so.
-_MENTIONS_TOOL_VCFG = re.compile(r"""^\s*(\[\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
+_MENTIONS_TOOL_VCFG = re.compile(r"""^\s*(\[\[?\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
 
 _KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory",
          "deployments", "exclude"}
@@ -177,7 +177,12 @@ def _read(p: Path, required: bool) -> Optional[LintConfig]:
     if kind := special_kind(str(p)):
         raise VcfgError(f"{p}: {kind}, not a regular file; not read")
     try:
-        text = p.read_text(encoding="utf-8")
+        from vcfg.fileio import MAX_BYTES, read_regular
+
+        raw = read_regular(str(p))
+        if len(raw) > MAX_BYTES:
+            raise VcfgError(f"{p}: larger than {MAX_BYTES >> 20} MiB, not read")
+        text = raw.decode("utf-8")
         # most projects' pyproject.toml has no vcfg table: do not parse it for nothing
         if p.name == "pyproject.toml" and not required and not _MENTIONS_TOOL_VCFG.search(text):
             return None
@@ -188,6 +193,8 @@ def _read(p: Path, required: bool) -> Optional[LintConfig]:
         raise VcfgError(f"cannot read {p}: {e}") from e
     except tomllib.TOMLDecodeError as e:
         raise VcfgError(f"{p}: invalid TOML: {e}") from e
+    except RecursionError:
+        raise VcfgError(f"{p}: invalid TOML: nested too deeply") from None
     if p.name == "pyproject.toml":
         table = data.get("tool", {}).get("vcfg")
         if table is None:
@@ -195,5 +202,6 @@ def _read(p: Path, required: bool) -> Optional[LintConfig]:
     else:
         table = data
     if not isinstance(table, dict):
-        raise VcfgError(f"{p}: [tool.vcfg] must be a table")
+        raise VcfgError(f"{p}: [tool.vcfg] must be a table"
+                        + (" (this file has [[tool.vcfg]], an array of tables)" if isinstance(table, list) else ""))
     return from_table(table, p)

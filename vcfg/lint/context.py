@@ -78,8 +78,9 @@ class FileContext:
         if hit is not None:
             return hit
         try:
-            with open(path, "rb") as fh:
-                return fh.read()
+            from vcfg.fileio import MAX_BYTES, read_regular
+
+            return read_regular(path)[:MAX_BYTES]
         except OSError:
             return b""
 
@@ -88,8 +89,9 @@ class FileContext:
         cache = self._other_lines
         if path not in cache:
             try:
-                with open(path, encoding="utf-8", errors="replace") as fh:
-                    cache[path] = fh.read().splitlines()
+                from vcfg.fileio import MAX_BYTES, read_regular
+
+                cache[path] = read_regular(path)[:MAX_BYTES].decode("utf-8", "replace").splitlines()
             except OSError:
                 cache[path] = []
         return cache[path]

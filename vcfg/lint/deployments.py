@@ -168,8 +168,9 @@ class _Folders:
             try:
                 if not e.is_file() or e.stat().st_size > _SCAN_BYTES:
                     continue
-                with open(e.path, "rb") as fh:
-                    data = fh.read()
+                from vcfg.fileio import read_regular
+
+                data = read_regular(e.path, _SCAN_BYTES)
             except OSError:
                 continue
             names = {(m.group(1) or m.group(2)).rsplit(b"/", 1)[-1] for m in _NAMED.finditer(data)}

@@ -4,12 +4,15 @@ concise output: the first line of the help (a did-you-mean, the replacement) sta
 from __future__ import annotations
 
 from vcfg.diagnostics import Diagnostic, Summary
+from vcfg.render.clean import clean
 
 
 def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -> str:
     lines = [
-        f"{d.span.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}"
-        + (f" ({d.help.splitlines()[0]})" if d.help and d.help.strip() else "")
+        clean(
+            f"{d.span.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}"
+            + (f" ({d.help.splitlines()[0]})" if d.help and d.help.strip() else "")
+        )
         for d in diags
     ]
     lines.append(summary_line(summary))
@@ -26,7 +29,7 @@ def summary_line(s: Summary) -> str:
         )
     )
     note = f" ({s.version_note})" if s.version_note else ""
-    return (
+    return clean(
         f"{found} in {s.files} file{'s' if s.files != 1 else ''}, "
         f"{s.launches} vLLM launch{'es' if s.launches != 1 else ''}; "
         f"checked against vllm {s.vllm_version}{note}"

@@ -9,6 +9,7 @@ import os
 import sys
 
 from vcfg.diagnostics import Diagnostic, Summary
+from vcfg.render.clean import clean
 from vcfg.render.concise import summary_line
 
 _COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2", "help": "32"}
@@ -33,13 +34,13 @@ def render(
     lines_cache: dict[str, list[str]] = {}
     for d in diags:
         s = d.span
-        out.append(f"{c(d.severity, d.severity)}[{c('bold', d.code)}]: {c('bold', d.message)}")
-        out.append(f"  --> {s.path}:{s.line}:{s.column}")
+        out.append(f"{c(d.severity, d.severity)}[{c('bold', d.code)}]: {c('bold', clean(d.message))}")
+        out.append(f"  --> {clean(s.path)}:{s.line}:{s.column}")
         text = sources.get(s.path)
         if text is not None:
             lines = lines_cache.setdefault(s.path, text.splitlines())
             if 1 <= s.line <= len(lines):
-                src = lines[s.line - 1].expandtabs(1)
+                src = clean(lines[s.line - 1].expandtabs(1))
                 if len(src) > 160:  # keep the caret in view on very long lines
                     start = max(0, s.column - 60)
                     cut = start + 150 < len(src)
@@ -55,9 +56,9 @@ def render(
                 out.append(f"{gutter} | {src}")
                 out.append(f"{' ' * len(gutter)} | {' ' * (col - 1)}{c(d.severity, '^' * width)}")
         if d.help:
-            out.append(f"  = {c('help', 'help')}: {d.help}")
+            out.append(f"  = {c('help', 'help')}: {clean(d.help)}")
         for note in d.notes:
-            out.append(f"  = note: {note}")
+            out.append(f"  = note: {clean(note)}")
         out.append("")
     out.append(summary_line(summary))
     return "\n".join(out)

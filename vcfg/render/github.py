@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from vcfg.diagnostics import Diagnostic, Summary
+from vcfg.render.clean import clean
 from vcfg.render.concise import summary_line
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _escape_data(s: str) -> str:
+    """Data per the workflow-command rules (% first, then CR and LF)."""
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _escape_prop(s: str) -> str:
-    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+    return _escape_data(clean(s)).replace(":", "%3A").replace(",", "%2C")
 
 
 def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -> str:
@@ -25,7 +27,8 @@ def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -
             f"endLine={s.end_line},endColumn={s.end_column},"
             f"title={_escape_prop(f'{d.code} {d.name}')}"
         )
-        msg = d.message + (f"\nhelp: {d.help}" if d.help else "")
+        # the one newline is vcfg's own (escaped as %0A); the input's are control pictures
+        msg = clean(d.message) + (f"\nhelp: {clean(d.help)}" if d.help else "")
         out.append(f"::{_LEVEL[d.severity]} {props}::{_escape_data(msg)}")
     out.append(summary_line(summary))
     return "\n".join(out)

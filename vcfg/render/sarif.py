@@ -6,7 +6,6 @@ scanning expects; the caller has made every path relative (vcfg/cli/lint.py)."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from urllib.parse import quote
@@ -81,10 +80,24 @@ def render(
             }
         ],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False)
+    from vcfg.render.json_ import dumps
+
+    return dumps(doc, indent=2)
+
+
+def _quote(path: str) -> str:
+    """Percent-encoded (RFC 3986): spaces, ``%``, ``#``, ``?``, control characters,
+    non-ASCII and bytes that were not UTF-8 (kept as surrogates) alike."""
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError:
+        raw = path.encode("utf-8", "replace")
+    return quote(raw, safe="/")
 
 
 def _artifact(path: str) -> dict[str, str]:
-    if path.startswith("<") or os.path.isabs(path):  # <stdin>, or outside the tree
-        return {"uri": quote(path) if path.startswith("<") else Path(path).as_uri()}
-    return {"uri": quote(path.replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}
+    if path.startswith("<"):  # <stdin>
+        return {"uri": _quote(path)}
+    if os.path.isabs(path):  # outside the tree
+        return {"uri": "file://" + _quote(path)}
+    return {"uri": _quote(path.replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}

@@ -245,10 +245,17 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         try:
             text = OVERLAY.get(os.path.abspath(full))
             if text is None:
-                with open(full, "rb") as f:
-                    text = f.read(16 * 1024 * 1024)
+                from vcfg.fileio import read_regular
+
+                text = read_regular(full)
             label = full
-        except OSError:
+        except OSError as e:
+            from vcfg.fileio import NotRegularFile
+
+            if isinstance(e, NotRegularFile):
+                p.problem("config-file", f"config file {path!r} is {e.strerror}; its options are not known",
+                          pt.span(), "--config", severity="info")
+                return None
             text = None
     if text is None:
         p.problem("config-file", f"config file {path!r} not found; its options are not known",

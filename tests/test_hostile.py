@@ -1,0 +1,212 @@
+"""Hostile input (#18): each case runs vcfg in a subprocess with a memory limit and a
+wall timeout and asserts the documented exit code (0 clean, 1 findings, 2 usage or
+error), no "internal error" and no traceback; output cases assert that nothing
+from the input steers the output (control characters, workflow commands)."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+MEMORY = 500 * 1024 * 1024
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def vcfg(*args: str, cwd: Path, timeout: float = 10.0, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """Run ``python -m vcfg ARGS`` under 500 MB of address space; fail on a hang,
+    a traceback or an internal error."""
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(REPO)}
+    env.pop("FORCE_COLOR", None)
+    env.pop("VCFG_DEBUG", None)
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "vcfg", *args], cwd=cwd, input=stdin, capture_output=True,
+            timeout=timeout, preexec_fn=_limits, env=env,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"vcfg {' '.join(args)} did not finish in {timeout} s")
+    proc.elapsed = time.monotonic() - t0  # type: ignore[attr-defined]
+    out = proc.stdout.decode("utf-8", "replace")
+    err = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "Traceback" not in out, err[-3000:]
+    assert "internal error" not in err, err[-3000:]
+    assert "MemoryError" not in err, err[-3000:]
+    assert proc.returncode in (0, 1, 2), (proc.returncode, err[-3000:])
+    proc.out, proc.err = out, err  # type: ignore[attr-defined]
+    return proc
+
+
+# ------------------------------------------------------------------ output the input cannot steer
+
+#: a JSON value in a script carries a workflow command, an ANSI escape, CR, bidi override
+EVIL = "x\\n::error file=evil.py,line=1::owned\\r\\u001b[31mRED\\u202e"
+EVIL_SCRIPT = (
+    "#!/bin/bash\n"
+    "vllm serve meta-llama/Llama-3.1-8B-Instruct \\\n"
+    f"  --kv-transfer-config '{{\"kv_connector\":\"{EVIL}\",\"kv_role\":\"kv_both\"}}' \\\n"
+    "  --tensor-parallel-sise 2\n"
+)
+
+
+def _evil_tree(tmp_path: Path) -> Path:
+    d = tmp_path / "dir with space é"
+    d.mkdir()
+    (d / "serve.sh").write_text(EVIL_SCRIPT)
+    # a file name with a control character and a newline
+    (d / "ev\x1bil\nname.sh").write_text(EVIL_SCRIPT)
+    return d
+
+
+@pytest.mark.parametrize("fmt", ["full", "concise", "github", "json", "sarif"])
+def test_no_control_characters_reach_any_format(tmp_path: Path, fmt: str) -> None:
+    d = _evil_tree(tmp_path)
+    p = vcfg("lint", "--format", fmt, ".", cwd=d)
+    assert p.returncode == 1, p.out
+    raw = p.stdout.decode("utf-8")
+    bad = [c for c in raw if (ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0 or c in "\u202e\u2028\u2029"]
+    assert bad == [], (fmt, sorted(set(bad)))
+    if fmt in ("json", "sarif"):
+        json.loads(raw)
+    if fmt == "github":
+        # each line is one workflow command (or the summary); none from the input
+        lines = raw.splitlines()
+        commands = [ln for ln in lines if ln.startswith("::")]
+        assert len(commands) == len(lines) - 1
+        assert not any(ln.startswith("::error file=evil.py") for ln in lines)
+        for ln in commands:
+            props = ln.split(" ", 1)[1].split("::", 1)[0]
+            # the properties are exactly the six vcfg writes: no forged ones
+            assert [kv.split("=", 1)[0] for kv in props.split(",")] == [
+                "file", "line", "col", "endLine", "endColumn", "title"]
+    if fmt == "concise":
+        lines = raw.splitlines()
+        # every finding line starts with a path of the tree: a newline in a message
+        # or a file name cannot start a line of its own
+        assert all(ln.startswith(("./", "serve.sh", "ev")) for ln in lines[:-1]), lines
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path: Path) -> None:
+    d = _evil_tree(tmp_path)
+    p = vcfg("lint", "--format", "sarif", str(d / "serve.sh"), "ev\x1bil\nname.sh", cwd=d)
+    doc = json.loads(p.stdout)
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]]
+    assert uris, doc
+    assert any(u.startswith("file:///") and "dir%20with%20space%20%C3%A9/serve.sh" in u for u in uris), uris
+    assert any(u == "ev%1Bil%0Aname.sh" for u in uris), uris
+    for u in uris:
+        assert " " not in u and all(ord(c) < 128 for c in u), u
+
+
+def test_github_escapes_percent_and_property_separators(tmp_path: Path) -> None:
+    d = tmp_path / "a,b:c%d"
+    d.mkdir()
+    (d / "serve.sh").write_text("vllm serve m --tensor-parallel-sise 2\n")
+    p = vcfg("lint", "--format", "github", "serve.sh", cwd=d)
+    line = p.out.splitlines()[0]
+    assert "file=serve.sh," in line
+    p = vcfg("lint", "--format", "github", str(d / "serve.sh"), cwd=tmp_path)
+    line = p.out.splitlines()[0]
+    assert "a%2Cb%3Ac%25d" in line, line
+
+
+def test_launch_show_json_never_writes_nan(tmp_path: Path) -> None:
+    (tmp_path / "serve.sh").write_text(
+        "vllm serve m --gpu-memory-utilization nan --max-model-len 4096 --kv-cache-memory-bytes inf"
+        " --swap-space 1e999\n")
+    p = vcfg("launch", "show", "--format", "json", "serve.sh", cwd=tmp_path)
+    assert p.returncode == 0, p.err
+    json.loads(p.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    p = vcfg("lint", "--format", "json", "serve.sh", cwd=tmp_path)
+    json.loads(p.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+
+
+# ------------------------------------------------------------------ regular files only
+
+
+def _special(tmp_path: Path) -> dict[str, Path]:
+    fifo = tmp_path / "fifo.sh"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.sh"
+    link.symlink_to("/dev/zero")
+    sock = tmp_path / "sock.sh"
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(sock))
+    return {"fifo": fifo, "zero-link": link, "socket": sock, "dev-zero": Path("/dev/zero")}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero-link", "socket", "dev-zero"])
+def test_lint_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    path = _special(tmp_path)[kind]
+    p = vcfg("lint", str(path), cwd=tmp_path, timeout=8)
+    assert p.returncode == 2, (p.out, p.err)
+    assert "not a regular file" in p.err, p.err
+
+
+def test_config_file_naming_a_fifo_is_not_opened(tmp_path: Path) -> None:
+    _special(tmp_path)
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "serve.sh").write_text("vllm serve m --config fifo.yaml\n")
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path, timeout=8)
+    assert "not a regular file" in p.out, p.out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_lint_config_option_naming_a_fifo(tmp_path: Path, kind: str) -> None:
+    path = _special(tmp_path)[kind]
+    (tmp_path / "serve.sh").write_text("vllm serve m\n")
+    p = vcfg("lint", "--config", str(path), "serve.sh", cwd=tmp_path, timeout=8)
+    assert p.returncode == 2 and "not a regular file" in p.err, p.err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_bench_analyze_refuses_devices(tmp_path: Path, kind: str) -> None:
+    path = _special(tmp_path)[kind]
+    p = vcfg("bench", "analyze", str(path), cwd=tmp_path, timeout=8)
+    assert p.returncode == 2 and "not a regular file" in p.err, p.err
+
+
+def test_launch_show_refuses_dev_zero(tmp_path: Path) -> None:
+    p = vcfg("launch", "show", "/dev/zero", cwd=tmp_path, timeout=8)
+    assert p.returncode == 2 and "not a regular file" in p.err, p.err
+
+
+def test_bench_input_over_the_size_cap(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate(21 * 1024 * 1024)
+    p = vcfg("bench", "analyze", str(big), cwd=tmp_path, timeout=8)
+    assert p.returncode == 2 and "MiB" in p.err, p.err
+
+
+def test_knowledge_root_is_a_bounded_walk(tmp_path: Path) -> None:
+    (tmp_path / ".vcfg.toml").write_text('knowledge = ["/"]\n')
+    (tmp_path / "serve.sh").write_text("vllm serve m\n")
+    p = vcfg("lint", "serve.sh", cwd=tmp_path, timeout=10)
+    assert p.returncode == 2 and "knowledge" in p.err, p.err
+
+
+def test_array_of_tables_config_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[[tool.vcfg]]\nselect = ["VC1"]\n')
+    (tmp_path / "serve.sh").write_text("vllm serve m\n")
+    p = vcfg("lint", "serve.sh", cwd=tmp_path)
+    assert p.returncode == 2 and "must be a table" in p.err, p.err
+
+
+def test_deeply_nested_toml_config(tmp_path: Path) -> None:
+    (tmp_path / ".vcfg.toml").write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp_path / "serve.sh").write_text("vllm serve m\n")
+    p = vcfg("lint", "serve.sh", cwd=tmp_path)
+    assert p.returncode == 2 and "TOML" in p.err, p.err
