@@ -27,8 +27,9 @@ def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -
             f"endLine={s.end_line},endColumn={s.end_column},"
             f"title={_escape_prop(f'{d.code} {d.name}')}"
         )
-        # the one newline is vcfg's own (escaped as %0A); the input's are control pictures
-        msg = clean(d.message) + (f"\nhelp: {clean(d.help)}" if d.help else "")
+        # CR and LF are escaped (%0D, %0A) as the workflow-command rules say; every
+        # other control character becomes its control picture
+        msg = clean(d.message, keep_newlines=True) + (f"\nhelp: {clean(d.help, keep_newlines=True)}" if d.help else "")
         out.append(f"::{_LEVEL[d.severity]} {props}::{_escape_data(msg)}")
     out.append(summary_line(summary))
     return "\n".join(out)
