@@ -249,13 +249,7 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
 
                 text = read_regular(full)
             label = full
-        except OSError as e:
-            from vcfg.fileio import NotRegularFile
-
-            if isinstance(e, NotRegularFile):
-                p.problem("config-file", f"config file {path!r} is {e.strerror}; its options are not known",
-                          pt.span(), "--config", severity="info")
-                return None
+        except OSError:
             text = None
     if text is None:
         p.problem("config-file", f"config file {path!r} not found; its options are not known",
