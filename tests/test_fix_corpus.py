@@ -171,3 +171,21 @@ def test_the_lint_path_loads_no_fix_code(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True)
     assert proc.returncode == 1 and "VC009" in proc.stdout
     assert proc.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_every_fix_is_declared_by_its_rule_with_its_safety(tmp_path: Path) -> None:
+    """Rule pages list the fixes from RULE.fixes: a fix a rule offers without declaring
+    it (or at another safety) would be missing from its page."""
+    from vcfg.lint.registry import all_rules
+
+    declared = {r.code: {f.applicability for f in r.fixes} for r in all_rules()}
+    seen: set[tuple[str, str]] = set()
+    by_version: dict[str, list[str]] = {}
+    for path in _files("seeded") + _files("clean"):
+        by_version.setdefault(version_of(path), []).append(str(path))
+    for version, paths in by_version.items():
+        for d in lint_paths(paths, version).diagnostics:
+            if d.fix is not None:
+                seen.add((d.code, d.fix.applicability))
+                assert d.fix.applicability in declared[d.code], (d.span.path, d.code, d.fix.description)
+    assert len(seen) >= 8  # the corpus exercises most of them
