@@ -48,10 +48,6 @@ PENDING: set[str] = {
     # for vLLM; a launch inside the /bin/bash -c string given to docker run is not seen
     "docker-run/opea/launch_vllm_gaudi.sh",
     "docker-run/opea/launch_vllm_service_openvino.sh",
-    # Kubernetes reader (corpus engineer, sixth batch): SGLang's router
-    # (python3 -m sglang_router.launch_router) is taken for a vLLM proxy
-    "negative/kubernetes/aibrix-sglang-tp-1p1d.yaml",
-    "negative/kubernetes/aibrix-sglang-replica.yaml",
 }
 
 

@@ -183,3 +183,11 @@ def test_kserve_llm_inference_service_additional_args():
     assert texts[5:9] == ["--max-model-len", "4096", "--max-num-seqz", "8"] and texts[9] is None
     assert (inv.args[7].span.line, inv.args[7].span.col) == _at(LLMISVC, "--max-num-seqz")
     assert not inv.args_complete and inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
+
+
+def test_another_servers_router_is_not_a_vllm_proxy():
+    text = ("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: router\n      image: lmsysorg/sglang:v0.4.6\n"
+            "      command: [python3, -m, sglang_router.launch_router, --policy, random]\n")
+    assert _plan(text).invocations == ()
+    text = text.replace("sglang_router.launch_router", "vllm_router.router")
+    assert [i.kind for i in _plan(text).invocations] == ["proxy"]

@@ -432,6 +432,8 @@ _PY_RE = re.compile(r"python(\d+(\.\d+)?)?\Z")
 #: ``{your model directory}``, ``{model_path}``: words, no JSON, no brace expansion
 _PLACEHOLDER_RE = re.compile(r"\{[A-Za-z][A-Za-z0-9_ ./-]*\}\Z")
 _PROXY_RE = re.compile(r"proxy|router", re.I)
+#: packages of other inference servers whose routers are not in front of vLLM
+_OTHER_ENGINES = frozenset({"sglang", "sglang_router", "tensorrt_llm", "lmdeploy", "text_generation_server"})
 _UPSTREAM_RE = re.compile(r"--(prefill|prefiller|decode|decoder)s?(?:[-_](host|port|url|addr|address)s?)?\Z")
 
 
@@ -1941,7 +1943,7 @@ class _Interp:
                     kind, entry, args = VLLM_OTHER, "python -m vllm.entrypoints.api_server", list(margs)
                 elif mod.startswith("dynamo.vllm"):
                     kind, entry, args = DYNAMO, f"python -m {mod}", list(margs)
-                elif _PROXY_RE.search(mod.rsplit(".", 1)[-1]):
+                elif _PROXY_RE.search(mod.rsplit(".", 1)[-1]) and mod.split(".", 1)[0] not in _OTHER_ENGINES:
                     kind, entry, args = PROXY, f"python -m {mod}", list(margs)
                 else:
                     return
