@@ -8,15 +8,21 @@ of unquoted expansions, arrays), and records each recognised launch with the
 environment it would start with.
 
 What it cannot know it marks: a `Hole` in a word (a command's output, a
-variable the caller sets), an `Unknown` on the plan (``source``, ``eval`` of an
-unknown string, an unknown array).  Branches are merged (a variable that
-differs by branch becomes unknown after the ``if``), loops with a known list of
-values are unrolled (up to `MAX_UNROLL` iterations), other loops are run once
-with the variables they change made unknown.  Functions are run at each call
-with their arguments; a function never called is run once at the end with
-unknown arguments.
+variable the caller sets), an `Unknown` on the plan (``source`` of a file outside
+the script's repository, ``eval`` of an unknown string, an unknown array).
+Branches are merged (a variable that differs by branch becomes unknown after the
+``if``, and a later command that starts a launch with it is read once per path),
+loops with a known list of values are unrolled (up to `MAX_UNROLL` iterations),
+other loops are run once with the variables they change made unknown.
+Functions are run at each call with their arguments; a function never called is
+run once at the end with unknown arguments.
 
-Nothing is executed and no file is read.
+The pieces: `shell_tree` (the tree and positions), `shell_words` (word building),
+`shell_arith` (arithmetic), `shell_state` (variables and context),
+`shell_commands` (the command table `classify` reads).
+
+Nothing is executed; the only files read are those the script sources from its
+own repository.
 """
 
 from __future__ import annotations
@@ -28,9 +34,6 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from vcfg.launch.model import (
     _new,
-    BENCH_SERVE,
-    DYNAMO,
-    PROXY,
     SERVE,
     VLLM_OTHER,
     Binding,
@@ -43,12 +46,39 @@ from vcfg.launch.model import (
     Run,
     Span,
     Unknown,
-    Upstream,
     Word,
     WrittenFile,
     join_spans,
 )
-from vcfg.records import tuple_record
+from vcfg.launch.shell_arith import Arith, _arith_eval_text
+from vcfg.launch.shell_commands import (
+    CONTAINERS,
+    RUNNERS,
+    SHELLS,
+    VLLM_LAUNCHES,
+    WRAPPERS,
+    _PLACEHOLDER_RE,
+    _PY_RE,
+    _SSH_VALUED,
+    _STOPS,
+    _basename,
+    _endpoints,
+    module_kind,
+    program_kind,
+    script_kind,
+)
+from vcfg.launch.shell_state import _Ctx, _Jump, _State
+from vcfg.launch.shell_tree import _FileLoc, _scan_problems, _ts_parse, _WordLoc, parse_tree
+from vcfg.launch.shell_words import (
+    _ANSI,
+    _Acc,
+    _assume,
+    _brace_expand,
+    _hole_word,
+    _simple_output,
+    _split_fields,
+    _synth,
+)
 
 #: Loops with a known list of at most this many values are unrolled.
 MAX_UNROLL = 64
@@ -64,320 +94,6 @@ MAX_PATHS = 8
 #: Larger inputs are not parsed at all.
 MAX_BYTES = 64 * 1024 * 1024
 
-_PARSER: Any = None
-
-
-#: Every byte >= 0x80 becomes "x" before tree-sitter sees the text.  bash's
-#: syntax is ASCII, so the tree is the same (a non-ASCII character is a word
-#: character), offsets do not move (values are read from the original bytes),
-#: and tree-sitter-bash 0.25's scanner, which passes code points to isalpha(),
-#: cannot crash on large ones (seen with random input: SIGSEGV in scanner.c).
-_ASCII_ONLY = bytes(range(128)) + b"x" * 128
-
-
-def _ts_parse(data: bytes) -> Any:
-    return _parser().parse(data.translate(_ASCII_ONLY))
-
-
-def parse_tree(data: bytes) -> Any:
-    """The tree-sitter tree of a script, safe for any bytes (see `_ASCII_ONLY`):
-    byte offsets are the script's own; read text from ``data``, not the nodes."""
-    return _ts_parse(data)
-
-
-def _bash_language() -> Any:
-    """tree-sitter-bash's language pointer.  Its package ``__init__`` imports
-    ``importlib.resources`` (about 8 ms, 40% of a bare interpreter start) only
-    to read highlight queries vcfg does not use, so the compiled binding is
-    loaded directly; any surprise falls back to the normal import."""
-    try:
-        import importlib.machinery
-        import importlib.util
-
-        spec = importlib.util.find_spec("tree_sitter_bash")
-        folder = list(spec.submodule_search_locations or [])[0] if spec else None
-        if folder:
-            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-                path = os.path.join(folder, "_binding" + suffix)
-                if os.path.exists(path):
-                    loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
-                    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-                    loader.exec_module(mod)
-                    return mod.language()
-    except Exception:  # pragma: no cover - unusual installs
-        pass
-    import tree_sitter_bash
-
-    return tree_sitter_bash.language()
-
-
-def _parser() -> Any:
-    global _PARSER
-    if _PARSER is None:
-        import tree_sitter
-
-        _PARSER = tree_sitter.Parser(tree_sitter.Language(_bash_language()))
-    return _PARSER
-
-
-# --------------------------------------------------------------------------- locators
-
-
-class _FileLoc:
-    """Positions in the script file itself."""
-
-    __slots__ = ("li",)
-
-    def __init__(self, li: LineIndex) -> None:
-        self.li = li
-
-    def span(self, a: int, b: int) -> Span:
-        return self.li.span(a, b)
-
-    def runs(self, a: int, b: int, at: int, text: str) -> list[Run]:
-        if "\n" not in text or text.index("\n") == len(text) - 1:
-            return [Run(at, len(text), self.li.span(a, b), True)]
-        out = []
-        pos = 0
-        off = a
-        for line in text.splitlines(keepends=True):
-            nb = len(line.encode("utf-8", "surrogateescape")) if not line.isascii() else len(line)
-            out.append(Run(at + pos, len(line), self.li.span(off, off + nb), True))
-            pos += len(line)
-            off += nb
-        return out
-
-
-class _WordLoc:
-    """Positions inside a string that bash re-parses (``eval``, ``bash -c``):
-    byte offsets of the string map back to the script through the word's runs."""
-
-    __slots__ = ("word", "text", "b2c")
-
-    def __init__(self, word: Word, data: bytes) -> None:
-        self.word = word
-        self.text = word.value
-        if data.isascii():
-            self.b2c: Optional[list[int]] = None
-        else:
-            b2c = []
-            for i, ch in enumerate(self.text):
-                b2c.extend([i] * len(ch.encode("utf-8", "surrogateescape")))
-            b2c.append(len(self.text))
-            self.b2c = b2c
-
-    def _c(self, b: int) -> int:
-        if self.b2c is None:
-            return min(b, len(self.text))
-        return self.b2c[min(b, len(self.b2c) - 1)]
-
-    def span(self, a: int, b: int) -> Span:
-        ca, cb = self._c(a), self._c(b)
-        if not self.text:
-            return self.word.span
-        if cb <= ca:
-            s = self.word.char_span(min(ca, len(self.text) - 1))
-            return Span(s.start, s.start, s.line, s.col, s.line, s.col, s.file)
-        return self.word.span_of(ca, cb)
-
-    def runs(self, a: int, b: int, at: int, text: str) -> list[Run]:
-        ca = self._c(a)
-        out: list[Run] = []
-        w = self.word
-        for k in range(len(text)):
-            ci = ca + k
-            if ci >= len(self.text):
-                break
-            r = w._run_at(ci)
-            cs = w.char_span(ci)
-            exact = r is not None and r.exact
-            if out and exact and out[-1].exact:
-                p = out[-1]
-                ps = p.span
-                if ps.end == cs.start and ps.end_line == cs.line and ps.end_col == cs.col and ps.file == cs.file:
-                    out[-1] = Run(p.at, p.length + 1, Span(ps.start, cs.end, ps.line, ps.col, cs.end_line, cs.end_col, ps.file), True)
-                    continue
-            out.append(Run(at + k, 1, cs, exact))
-        return out
-
-
-# --------------------------------------------------------------------------- state
-
-
-class _State:
-    """The shell's variables at one point of the script."""
-
-    __slots__ = ("vars", "arrays", "allexport", "positional", "env_unknowns", "ifs", "alts")
-
-    def __init__(self) -> None:
-        self.vars: dict[str, Binding] = {}
-        #: name -> elements (None: an array whose content vcfg does not know)
-        self.arrays: dict[str, Optional[tuple[Word, ...]]] = {}
-        self.allexport = False
-        #: $1 $2 ...; None when unknown (the script's own arguments)
-        self.positional: Optional[list[Word]] = None
-        self.env_unknowns: tuple[Unknown, ...] = ()
-        self.ifs: Optional[str] = " \t\n"
-        #: name -> (the merged binding, ((binding or None, path label), ...), decision):
-        #: a variable an ``if``/``case`` on an input set differently, with its value on
-        #: each path; valid while ``vars[name]`` is still the merged binding.  The
-        #: variables of one decision (one if/case) take their values from one branch.
-        self.alts: dict[str, tuple[Binding, tuple[tuple[Optional[Binding], str], ...], int]] = {}
-
-    def copy(self) -> "_State":
-        s = _State()
-        s.vars = dict(self.vars)
-        s.arrays = dict(self.arrays)
-        s.allexport = self.allexport
-        s.positional = None if self.positional is None else list(self.positional)
-        s.env_unknowns = self.env_unknowns
-        s.ifs = self.ifs
-        s.alts = self.alts
-        return s
-
-
-class _Jump(Exception):
-    """``break``, ``continue``, ``return`` or ``exit`` run on every path that reaches
-    it: the rest of the loop body, function or script is not run."""
-
-    def __init__(self, kind: str, n: int = 1) -> None:
-        super().__init__(kind)
-        self.kind = kind
-        self.n = n
-
-
-@tuple_record
-class _Ctx:
-    background: bool = False
-    function: Optional[str] = None
-    in_loop: bool = False
-    conditional: bool = False
-    iteration: Optional[str] = None
-    #: inside a container (docker exec/run): the script's env does not reach it
-    container: bool = False
-    #: the path through the script this runs on, when it runs on some paths only
-    #: (an eval of a string an ``if`` on an input changed)
-    path: Optional[str] = None
-
-
-def _hole_word(reason: str, span: Span, may_split: bool = False, raw: str = "") -> Word:
-    return Word("", span, raw, (), (Hole(0, reason, span, may_split),))
-
-
-def _synth(text: str, span: Span) -> Word:
-    return Word(text, span, text, (Run(0, len(text), span, False),) if text else ())
-
-
-class _Acc:
-    """Builds the words one argument expands to (bash's word splitting)."""
-
-    __slots__ = ("words", "parts", "runs", "holes", "n", "started", "quoted", "assumptions")
-
-    def __init__(self) -> None:
-        self.words: list[tuple[str, tuple, tuple, bool, tuple]] = []
-        self._reset()
-
-    def _reset(self) -> None:
-        self.parts: list[str] = []
-        self.runs: list[Run] = []
-        self.holes: list[Hole] = []
-        self.n = 0
-        self.started = False
-        self.quoted = False
-        self.assumptions: list[str] = []
-
-    def text(self, text: str, runs: Iterable[Run], quoted: bool = False) -> None:
-        """Append text whose runs already start at index ``self.n``."""
-        self.started = True
-        if quoted:
-            self.quoted = True
-        if text:
-            self.parts.append(text)
-            self.runs.extend(runs)
-            self.n += len(text)
-
-    def word(self, w: Word, split: bool, ifs: Optional[str] = " \t\n") -> None:
-        """Append a value; unquoted (``split``) values undergo word splitting."""
-        if w.assumptions:
-            self.assumptions.extend(w.assumptions)
-        if not split:
-            self.started = True
-            self._append(w)
-            return
-        if ifs is None:
-            self.hole("word splitting with an unknown IFS", w.span, True)
-            return
-        if not w.value:
-            for h in w.holes:
-                self.holes.append(Hole(self.n, h.reason, h.span, True))
-            return
-        ws = ifs if ifs else ""
-        seps = set(ws) if ws else set()
-        i = 0
-        v = w.value
-        n = len(v)
-        hole_at = {h.at: h for h in w.holes}
-        while i < n:
-            if v[i] in seps:
-                # holes sitting exactly here belong to the current field
-                if i in hole_at:
-                    h = hole_at.pop(i)
-                    self.holes.append(Hole(self.n, h.reason, h.span, True))
-                    self.started = True
-                j = i
-                while j < n and v[j] in seps:
-                    j += 1
-                if self.started:
-                    self.brk()
-                i = j
-                continue
-            j = i
-            while j < n and v[j] not in seps:
-                j += 1
-            piece = w.slice(i, j)
-            hole_at = {k: h for k, h in hole_at.items() if not (i < k <= j)} if hole_at else hole_at
-            self.started = True
-            self._append(piece, may_split=True)
-            i = j
-        for k, h in hole_at.items():
-            if k >= n:
-                self.holes.append(Hole(self.n, h.reason, h.span, True))
-
-    def _append(self, w: Word, may_split: bool = False) -> None:
-        base = self.n
-        if w.value:
-            self.parts.append(w.value)
-            if base:
-                self.runs.extend(Run(r.at + base, r.length, r.span, r.exact) for r in w.runs)
-            else:
-                self.runs.extend(w.runs)
-            self.n += len(w.value)
-        for h in w.holes:
-            self.holes.append(Hole(h.at + base, h.reason, h.span, h.may_split or may_split))
-        if w.quoted:
-            self.quoted = True
-
-    def hole(self, reason: str, span: Span, may_split: bool) -> None:
-        if not may_split:
-            self.started = True
-        self.holes.append(Hole(self.n, reason, span, may_split))
-
-    def brk(self) -> None:
-        if self.started or self.holes:
-            self.words.append(
-                ("".join(self.parts), tuple(self.runs), tuple(self.holes), self.quoted, tuple(self.assumptions))
-            )
-        self._reset()
-
-    def finish(self, span: Span, raw: str) -> list[Word]:
-        self.brk()
-        return [Word(v, span, raw, r, h, q, a) for v, r, h, q, a in self.words]
-
-
-# --------------------------------------------------------------------------- helpers
-
-_ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-         "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
 _STMT_TYPES = frozenset({
@@ -393,54 +109,18 @@ _EXPANSION_TYPES = frozenset({
     "process_substitution",
 })
 
-#: Wrappers that run their arguments as a command.  value: the options that
-#: take a separate value (None: the wrapper takes no options we model).
-_WRAPPERS: dict[str, frozenset[str]] = {
-    "nohup": frozenset(),
-    "setsid": frozenset(),
-    "exec": frozenset({"-a"}),
-    "time": frozenset({"-f", "-o"}),
-    "command": frozenset(),
-    "builtin": frozenset(),
-    "unbuffer": frozenset(),
-    "stdbuf": frozenset({"-i", "-o", "-e"}),
-    "nice": frozenset({"-n"}),
-    "ionice": frozenset({"-c", "-n", "-p"}),
-    "chrt": frozenset(),
-    "numactl": frozenset({"-N", "-m", "-C", "-i", "-p", "-P", "-w", "--cpunodebind",
-                          "--membind", "--physcpubind", "--interleave", "--preferred",
-                          "--cpubind"}),
-    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}),
-    "xargs": frozenset(),
-}
-
-
-def _basename(s: str) -> str:
-    return s.rsplit("/", 1)[-1]
-
-
 _BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
-_STOPS = frozenset({"kill", "wait", "pkill", "killall"})
 _INT_TESTS: dict[str, Callable[[int, int], bool]] = {
     "-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
     "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b,
 }
 _NAME_AT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-#: ssh's options that take a value
-_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
-_PY_RE = re.compile(r"python(\d+(\.\d+)?)?\Z")
-#: ``{your model directory}``, ``{model_path}``: words, no JSON, no brace expansion
-_PLACEHOLDER_RE = re.compile(r"\{[A-Za-z][A-Za-z0-9_ ./-]*\}\Z")
-_PROXY_RE = re.compile(r"proxy|router", re.I)
-#: packages of other inference servers whose routers are not in front of vLLM
-_OTHER_ENGINES = frozenset({"sglang", "sglang_router", "tensorrt_llm", "lmdeploy", "text_generation_server"})
-_UPSTREAM_RE = re.compile(r"--(prefill|prefiller|decode|decoder)s?(?:[-_](host|port|url|addr|address)s?)?\Z")
 
 
 # --------------------------------------------------------------------------- interpreter
 
 
-class _Interp:
+class _Interp(Arith):
     def __init__(self, data: bytes, path: str, environ: Optional[Mapping[str, str]],
                  args: Optional[Sequence[str]], li: Optional[LineIndex] = None) -> None:
         self.path = path
@@ -1201,7 +881,7 @@ class _Interp:
         names = self.assigned_names(body) | set(env)
         if ok and len(iters) <= MAX_UNROLL:
             final = env
-            for n_it, it in enumerate(iters):
+            for it in iters:
                 for k, v in it.items():
                     self.set_var(k, _synth(str(v), sp), sp, lctx)
                 desc = ",".join(f"{k}={v}" for k, v in it.items())
@@ -1234,7 +914,7 @@ class _Interp:
         redirects: list[Any] = []
         heredocs: list[Any] = []
         after: list[Any] = []
-        for i, c in enumerate(node.children):
+        for c in node.children:
             if c is body or c == body:
                 continue
             if c.type == "heredoc_redirect":
@@ -1830,12 +1510,11 @@ class _Interp:
                         break
                     i += 1
                 continue
-            if b in _WRAPPERS or b == "timeout" or b == "taskset":
+            wrapper = WRAPPERS.get(b)
+            if wrapper is not None:
                 wrappers.append(b)
                 i += 1
-                valued = _WRAPPERS.get(b, frozenset())
-                if b == "timeout":
-                    valued = frozenset({"-s", "-k", "--signal", "--kill-after"})
+                valued = wrapper.valued
                 while i < n:
                     a = argv[i].text
                     if a is None:
@@ -1850,19 +1529,16 @@ class _Interp:
                             i += 1
                         continue
                     break
-                if b == "timeout" or b == "taskset":
-                    i += 1  # the duration / the CPU mask
-                if b == "chrt":
-                    i += 1
+                i += wrapper.operands  # timeout's duration, taskset's CPU mask
                 continue
-            if b in ("uv", "conda", "micromamba", "mamba") and i + 1 < n and argv[i + 1].text == "run":
+            if b in RUNNERS and i + 1 < n and argv[i + 1].text == "run":
                 wrappers.append(f"{b} run")
                 i += 2
                 while i < n:
                     a = argv[i].text
                     if a is None:
                         return
-                    if a in ("-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory"):
+                    if a in RUNNERS[b]:
                         i += 2
                         continue
                     if a.startswith("-"):
@@ -1873,7 +1549,7 @@ class _Interp:
             if b == "ssh" and i + 1 < n:
                 self.ssh(argv[i:], ctx, span)
                 return
-            if b in ("bash", "sh", "zsh", "dash") and i + 1 < n:
+            if b in SHELLS and i + 1 < n:
                 j = i + 1
                 cmd = None
                 while j < n:
@@ -1898,7 +1574,7 @@ class _Interp:
                 elif cmd is None and j < n and argv[j].text is not None:
                     self.starts.append(argv[j])  # `bash serve.sh`: a file this script starts
                 return
-            if b in ("docker", "podman"):
+            if b in CONTAINERS:
                 self.docker(argv[i:], env_prefix, ctx, span, redirects, wrappers, argv)
                 return
             break
@@ -1935,29 +1611,21 @@ class _Interp:
                 if mod is None:
                     return
                 margs = rest[k:]
-                if mod == "vllm.entrypoints.openai.api_server":
-                    kind, entry, args = SERVE, "python -m vllm.entrypoints.openai.api_server", list(margs)
-                elif mod in ("vllm.entrypoints.cli.main", "vllm"):
-                    kind, entry, args, sub = self.vllm_cli(margs, f"python -m {mod}")
-                elif mod == "vllm.entrypoints.api_server":
-                    kind, entry, args = VLLM_OTHER, "python -m vllm.entrypoints.api_server", list(margs)
-                elif mod.startswith("dynamo.vllm"):
-                    kind, entry, args = DYNAMO, f"python -m {mod}", list(margs)
-                elif _PROXY_RE.search(mod.rsplit(".", 1)[-1]) and mod.split(".", 1)[0] not in _OTHER_ENGINES:
-                    kind, entry, args = PROXY, f"python -m {mod}", list(margs)
-                else:
+                mkind = module_kind(mod)
+                if mkind is None:
                     return
+                if mkind == "vllm-cli":
+                    kind, entry, args, sub = self.vllm_cli(margs, f"python -m {mod}")
+                else:
+                    kind, entry, args = mkind, f"python -m {mod}", list(margs)
             else:
                 script = _basename(a)
-                sargs = list(rest[j + 1 :])
-                if script in ("benchmark_serving.py",):
-                    kind, entry, args = BENCH_SERVE, f"python {script}", sargs
-                elif _PROXY_RE.search(script) and script.endswith(".py"):
-                    kind, entry, args = PROXY, f"python {script}", sargs
-                else:
+                skind = script_kind(script)
+                if skind is None:
                     return
-        elif _PROXY_RE.search(base) and (base.endswith(".py") or base == "vllm-router"):
-            kind, entry, args = PROXY, base, list(rest)
+                kind, entry, args = skind, f"python {script}", list(rest[j + 1 :])
+        elif program_kind(base) is not None:
+            kind, entry, args = program_kind(base), base, list(rest)
         if kind is None:
             if base.endswith((".sh", ".bash")):
                 self.starts.append(argv[i])  # `./serve.sh`: a file this script starts
@@ -2005,11 +1673,9 @@ class _Interp:
     def vllm_cli(self, rest: Sequence[Word], prog: str) -> tuple[Optional[str], str, list[Word], tuple[str, ...]]:
         if not rest:
             return VLLM_OTHER, prog, [], ()
-        s = rest[0].text
-        if s == "serve":
-            return SERVE, f"{prog} serve", list(rest[1:]), ("serve",)
-        if s == "bench" and len(rest) > 1 and rest[1].text == "serve":
-            return BENCH_SERVE, f"{prog} bench serve", list(rest[2:]), ("bench", "serve")
+        for words, kind in VLLM_LAUNCHES.items():
+            if tuple(w.text for w in rest[: len(words)]) == words:
+                return kind, f"{prog} {' '.join(words)}", list(rest[len(words) :]), words
         sub = tuple(w.text or "?" for w in rest[:2] if w.text is None or not w.value.startswith("-"))
         return VLLM_OTHER, f"{prog} {' '.join(sub[:1])}".strip(), list(rest[1:]), sub[:1]
 
@@ -2877,332 +2543,6 @@ class _Interp:
         short = body if len(body) <= 60 else body[:57] + "..."
         acc.hole(f"the output of {short}", sp, not quoted)
 
-    # -- arithmetic
-    def arith_text(self, s: Optional[str]) -> Optional[int]:
-        if s is None:
-            return None
-        s = s.strip()
-        try:
-            if re.fullmatch(r"[-+]?0[0-7]+", s):
-                return int(s, 8)
-            if re.fullmatch(r"[-+]?0[xX][0-9a-fA-F]+", s):
-                return int(s, 16)
-            return int(s)
-        except ValueError:
-            return None
-
-    def arith_node(self, node: Any) -> Optional[int]:
-        kids = [c for c in node.children if c.is_named]
-        if not kids:
-            return None
-        env: dict[str, int] = {}
-        v = None
-        for k in kids:
-            v = self.arith(k, env)
-        if env:
-            sp = self.span(node)
-            for name, val in env.items():
-                self.set_var(name, _synth(str(val), sp), sp, _Ctx())
-        return v
-
-    def _var_int(self, name: str, env: dict[str, int]) -> Optional[int]:
-        if name in env:
-            return env[name]
-        w = self._var_word(name, self.li.span(0, 0))
-        if w is None:
-            return None
-        if not w.known:
-            return None
-        if w.value.strip() == "":
-            return 0
-        return self.arith_text(w.value)
-
-    def arith(self, n: Any, env: dict[str, int]) -> Optional[int]:
-        t = n.type
-        if t == "number":
-            return self.arith_text(self.text(n))
-        if t in ("variable_name", "word"):
-            txt = self.text(n)
-            v = self.arith_text(txt)
-            if v is not None:
-                return v
-            return self._var_int(txt, env) if _NAME_RE.match(txt) else None
-        if t == "simple_expansion" or t == "expansion":
-            acc = _Acc()
-            self.expand_into(acc, n, quoted=True)
-            acc.started = True
-            w = acc.finish(self.span(n), "")[0]
-            return self.arith_text(w.text) if w.known else None
-        if t == "parenthesized_expression":
-            kids = [c for c in n.children if c.is_named]
-            return self.arith(kids[0], env) if len(kids) == 1 else None
-        if t == "variable_assignment":
-            nm = n.child_by_field_name("name")
-            val = n.child_by_field_name("value")
-            if nm is None or val is None:
-                return None
-            v = self.arith(val, env)
-            if v is None:
-                return None
-            env[self.text(nm)] = v
-            return v
-        if t in ("postfix_expression", "unary_expression"):
-            kids = [c for c in n.children if c.is_named]
-            ops = [c.type for c in n.children if not c.is_named]
-            if len(kids) != 1 or not ops:
-                return None
-            o = ops[0]
-            k = kids[0]
-            if o in ("++", "--"):
-                nm = self.text(k)
-                cur = self._var_int(nm, env)
-                if cur is None:
-                    return None
-                new = cur + 1 if o == "++" else cur - 1
-                env[nm] = new
-                return cur if t == "postfix_expression" else new
-            v = self.arith(k, env)
-            if v is None:
-                return None
-            return {"-": -v, "+": v, "!": int(not v), "~": ~v}.get(o)
-        if t == "binary_expression":
-            left = n.child_by_field_name("left")
-            right = n.child_by_field_name("right")
-            op_node = n.child_by_field_name("operator")
-            if left is None or right is None or op_node is None:
-                return None
-            o = self.text(op_node)
-            if o in ("=", "+=", "-=", "*=", "/="):
-                nm = self.text(left)
-                r = self.arith(right, env)
-                if r is None:
-                    return None
-                cur = self._var_int(nm, env) if o != "=" else 0
-                if cur is None:
-                    return None
-                v = {"=": r, "+=": cur + r, "-=": cur - r, "*=": cur * r,
-                     "/=": int(cur / r) if r else None}[o]
-                if v is None:
-                    return None
-                env[nm] = v
-                return v
-            a = self.arith(left, env)
-            b = self.arith(right, env)
-            if a is None or b is None:
-                return None
-            try:
-                if o == "+":
-                    return a + b
-                if o == "-":
-                    return a - b
-                if o == "*":
-                    return a * b
-                if o == "/":
-                    return int(a / b) if b else None
-                if o == "%":
-                    return a - b * int(a / b) if b else None
-                if o == "**":
-                    return a**b if 0 <= b < 256 else None
-                if o == "<<":
-                    return a << b if 0 <= b < 256 else None
-                if o == ">>":
-                    return a >> b if b >= 0 else None
-                if o == "&":
-                    return a & b
-                if o == "|":
-                    return a | b
-                if o == "^":
-                    return a ^ b
-                if o in ("<", "-lt"):
-                    return int(a < b)
-                if o in ("<=", "-le"):
-                    return int(a <= b)
-                if o in (">", "-gt"):
-                    return int(a > b)
-                if o in (">=", "-ge"):
-                    return int(a >= b)
-                if o in ("==", "-eq"):
-                    return int(a == b)
-                if o in ("!=", "-ne"):
-                    return int(a != b)
-                if o == "&&":
-                    return int(bool(a) and bool(b))
-                if o == "||":
-                    return int(bool(a) or bool(b))
-            except (OverflowError, ValueError):
-                return None
-            return None
-        if t == "ternary_expression":
-            kids = [c for c in n.children if c.is_named]
-            if len(kids) != 3:
-                return None
-            c = self.arith(kids[0], env)
-            if c is None:
-                return None
-            return self.arith(kids[1] if c else kids[2], env)
-        return None
-
-
-_ARITH_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)|\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?|"
-                          r"(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~&|^]))")
-_BINARY = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
-           "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11}
-
-
-def _arith_eval_text(expr: str, var: Callable[[str], Optional[int]]) -> Optional[int]:
-    """bash arithmetic on a string (integers, variables, the usual operators);
-    None when a value is unknown or the text is not understood."""
-    toks: list[tuple[str, Any]] = []
-    pos = 0
-    expr = expr.strip()
-    while pos < len(expr):
-        m = _ARITH_TOKEN.match(expr, pos)
-        if not m or m.end() == pos:
-            return None
-        if m.group(1):
-            toks.append(("n", int(m.group(1), 0) if not m.group(1).startswith("0") or len(m.group(1)) == 1
-                         or m.group(1)[1] in "xX" else int(m.group(1), 8)))
-        elif m.group(2):
-            v = var(m.group(2))
-            if v is None:
-                return None
-            toks.append(("n", v))
-        else:
-            toks.append(("op", m.group(3)))
-        pos = m.end()
-    k = 0
-
-    def unary() -> Optional[int]:
-        nonlocal k
-        if k >= len(toks):
-            return None
-        kind, v = toks[k]
-        if kind == "n":
-            k += 1
-            return v
-        if v in ("-", "+", "!", "~"):
-            k += 1
-            x = unary()
-            if x is None:
-                return None
-            return {"-": -x, "+": x, "!": int(not x), "~": ~x}[v]
-        if v == "(":
-            k += 1
-            x = binary(0)
-            if x is None or k >= len(toks) or toks[k] != ("op", ")"):
-                return None
-            k += 1
-            return x
-        return None
-
-    def binary(min_prec: int) -> Optional[int]:
-        nonlocal k
-        left = unary()
-        while left is not None and k < len(toks) and toks[k][0] == "op" and toks[k][1] in _BINARY:
-            op = toks[k][1]
-            prec = _BINARY[op]
-            if prec < min_prec:
-                break
-            k += 1
-            right = binary(prec + (0 if op == "**" else 1))
-            if right is None:
-                return None
-            try:
-                left = {
-                    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-                    "/": lambda a, b: int(a / b), "%": lambda a, b: a - b * int(a / b),
-                    "**": lambda a, b: a**b if 0 <= b < 256 else None,
-                    "<<": lambda a, b: a << b if 0 <= b < 256 else None, ">>": lambda a, b: a >> b,
-                    "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
-                    "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b),
-                    ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
-                    "&&": lambda a, b: int(bool(a and b)), "||": lambda a, b: int(bool(a or b)),
-                }[op](left, right)
-            except (ZeroDivisionError, ValueError, OverflowError):
-                return None
-        return left
-
-    try:
-        result = binary(0)
-    except RecursionError:
-        return None
-    return result if k == len(toks) else None
-
-
-_BRACE_RANGE = re.compile(rb"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\Z|([A-Za-z])\.\.([A-Za-z])\Z")
-
-
-def _brace_expand(raw: bytes, base: int, depth: int = 0) -> Optional[list[list[Any]]]:
-    """The words bash's brace expansion makes of ``raw`` (at byte ``base``), each a
-    list of pieces: (start, end) byte ranges of the source or synthesized text;
-    None when ``raw`` has no brace expansion."""
-    if depth > 8:
-        return None
-    n = len(raw)
-    i = 0
-    while i < n:
-        if raw[i : i + 1] != b"{":
-            i += 1
-            continue
-        # the matching close brace, and the top-level commas
-        level = 0
-        commas: list[int] = []
-        j = i
-        while j < n:
-            ch = raw[j : j + 1]
-            if ch == b"{":
-                level += 1
-            elif ch == b"}":
-                level -= 1
-                if level == 0:
-                    break
-            elif ch == b"," and level == 1:
-                commas.append(j)
-            j += 1
-        if j >= n:
-            return None
-        inner = raw[i + 1 : j]
-        items: list[list[Any]] = []
-        if commas:
-            edges = [i] + commas + [j]
-            items = [[(base + edges[k] + 1, base + edges[k + 1])] for k in range(len(edges) - 1)]
-        else:
-            m = _BRACE_RANGE.match(inner)
-            if m is None:
-                i += 1
-                continue
-            if m.group(1) is not None:
-                lo, hi = int(m.group(1)), int(m.group(2))
-                step = abs(int(m.group(3))) if m.group(3) else 1
-                step = step or 1
-                if abs(hi - lo) // step > 4096:
-                    return None
-                rng = range(lo, hi + 1, step) if hi >= lo else range(lo, hi - 1, -step)
-                items = [[str(x)] for x in rng]
-            else:
-                lo_c, hi_c = ord(m.group(4)), ord(m.group(5))
-                rng = range(lo_c, hi_c + 1) if hi_c >= lo_c else range(lo_c, hi_c - 1, -1)
-                items = [[chr(x)] for x in rng]
-        prefix: list[Any] = [(base, base + i)] if i else []
-        suffix_raw = raw[j + 1 :]
-        tails = _brace_expand(suffix_raw, base + j + 1, depth + 1) if suffix_raw else None
-        if tails is None:
-            tails = [[(base + j + 1, base + n)]] if suffix_raw else [[]]
-        out: list[list[Any]] = []
-        for item in items:
-            subs = None
-            if len(item) == 1 and isinstance(item[0], tuple):
-                s, e = item[0]
-                subs = _brace_expand(raw[s - base : e - base], s, depth + 1)
-            for sub in subs if subs is not None else [item]:
-                for tail in tails:
-                    out.append(prefix + sub + tail)
-                    if len(out) > 4096:
-                        return None
-        return out
-    return None
-
-
 def _repo_root(folder: str) -> str:
     """The nearest folder at or above ``folder`` holding ``.git``; else ``folder``."""
     d = folder
@@ -3226,262 +2566,6 @@ def _repo_file(script: str, target: str) -> Optional[str]:
     if not (full == root or full.startswith(root + os.sep)) or not os.path.isfile(full):
         return None
     return full
-
-
-def _assume(w: Word, note: str) -> Word:
-    return Word(w.value, w.span, w.raw, w.runs, w.holes, w.quoted, w.assumptions + (note,))
-
-
-_PRINTF_SPEC = re.compile(r"%([-+ 0#]*)(\d*)(?:\.(\d+))?([diouxXsc%])")
-_PRINTF_ESC = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "r": "\r", "v": "\v", "f": "\f", "e": "\x1b"}
-
-
-def _printf(fmt: str, args: list[str]) -> Optional[str]:
-    """bash's ``printf FORMAT ARGS...`` for the common conversions (the format is
-    reused while arguments remain), or None for anything else."""
-    if "\\" in fmt:
-        out = []
-        i = 0
-        while i < len(fmt):
-            if fmt[i] == "\\" and i + 1 < len(fmt):
-                if fmt[i + 1] not in _PRINTF_ESC:
-                    return None
-                out.append(_PRINTF_ESC[fmt[i + 1]])
-                i += 2
-                continue
-            out.append(fmt[i])
-            i += 1
-        fmt = "".join(out)
-    specs = [m for m in _PRINTF_SPEC.finditer(fmt) if m.group(4) != "%"]
-    if "%" in _PRINTF_SPEC.sub("", fmt):
-        return None  # a conversion not modelled
-    pieces: list[str] = []
-    k = 0
-    while True:
-        def conv(m: "re.Match[str]") -> str:
-            nonlocal k
-            flags, width, prec, c = m.groups()
-            if c == "%":
-                return "%"
-            a = args[k] if k < len(args) else ""
-            k += 1
-            if c in "diouxX":
-                try:
-                    v = int(a, 0) if a.strip() else 0
-                except ValueError:
-                    raise ValueError(a) from None
-                c = "d" if c == "i" or c == "u" else c
-                return ("%" + flags + width + ("." + prec if prec else "") + c) % v
-            if c == "c":
-                return a[:1]
-            return ("%" + flags + width + ("." + prec if prec else "") + "s") % a
-        try:
-            pieces.append(_PRINTF_SPEC.sub(conv, fmt))
-        except (ValueError, TypeError):
-            return None
-        if not specs or k >= len(args) or len(pieces) > 4096:
-            break
-    return "".join(pieces)
-
-
-def _simple_output(argv: list[Word]) -> Optional[str]:
-    """The output of a few pure commands: ``seq``, ``printf`` (no ``-v``)."""
-    name = argv[0].value
-    if name in ("dirname", "basename") and len(argv) >= 2:
-        args = [w.value for w in argv[1:]]
-        if args[0] == "--":
-            args = args[1:]
-        if len(args) != 1 or args[0].startswith("-"):
-            return None
-        a = args[0]
-        if name == "basename":
-            return a.rstrip("/").rsplit("/", 1)[-1] if a.strip("/") else "/"
-        a = a.rstrip("/") or "/"
-        if "/" not in a:
-            return "."
-        d = a.rsplit("/", 1)[0].rstrip("/")
-        return d or "/"
-    if name == "printf" and len(argv) > 1 and not argv[1].value.startswith("-"):
-        out = _printf(argv[1].value, [w.value for w in argv[2:]])
-        return out.rstrip("\n") if out is not None else None
-    if name == "seq":
-        try:
-            nums = [int(w.value) for w in argv[1:]]
-        except ValueError:
-            return None
-        if len(nums) == 1:
-            lo, step, hi = 1, 1, nums[0]
-        elif len(nums) == 2:
-            lo, step, hi = nums[0], 1, nums[1]
-        elif len(nums) == 3:
-            lo, step, hi = nums
-        else:
-            return None
-        if step == 0 or abs(hi - lo) // abs(step) > 4096:
-            return None
-        vals = range(lo, hi + (1 if step > 0 else -1), step)
-        return "\n".join(str(v) for v in vals)
-    return None
-
-
-def _split_fields(w: Word, ifs: str) -> list[Word]:
-    """``read``'s field splitting of a known word."""
-    if ifs == "":
-        return [w]
-    ws = {c for c in ifs if c in " \t\n"}
-    other = {c for c in ifs if c not in " \t\n"}
-    out: list[Word] = []
-    v = w.value
-    i = 0
-    n = len(v)
-    while i < n and v[i] in ws:
-        i += 1
-    start = i
-    while i < n:
-        ch = v[i]
-        if ch in other:
-            out.append(w.slice(start, i))
-            i += 1
-            while i < n and v[i] in ws:
-                i += 1
-            start = i
-            continue
-        if ch in ws:
-            j = i
-            while j < n and v[j] in ws:
-                j += 1
-            out.append(w.slice(start, i))
-            if j < n and v[j] in other:
-                j += 1
-                while j < n and v[j] in ws:
-                    j += 1
-            i = start = j
-            continue
-        i += 1
-    if start < n:
-        out.append(w.slice(start, n))
-    return out
-
-
-_ENDPOINT_OPTS = frozenset({"--host", "--port", "--base-url"})
-
-
-def _endpoints(kind: str, args: Sequence[Word]) -> tuple[Optional[Word], Optional[Word], tuple[Upstream, ...]]:
-    """host, port and (for proxies) upstream servers, from the arguments as written."""
-    host = port = None
-    groups: dict[str, dict[str, list[Word]]] = {}
-    order: list[str] = []
-    proxy = kind == PROXY
-    n = len(args)
-    for i in range(n):
-        w = args[i]
-        t = w.value
-        if w.holes or t[:2] != "--":
-            continue
-        eq = t.find("=")
-        opt = t if eq < 0 else t[:eq]
-        if "_" in opt:
-            opt = opt.replace("_", "-")
-        if opt in _ENDPOINT_OPTS:
-            if eq >= 0:
-                val: Optional[Word] = w.slice(eq + 1, len(t))
-            else:
-                val = args[i + 1] if i + 1 < n else None
-                if val is not None and val.known and val.value.startswith("--"):
-                    val = None
-            if val is None:
-                continue
-            if opt == "--host":
-                host = val
-            elif opt == "--port":
-                port = val
-            elif kind == BENCH_SERVE:
-                host = host or val
-            continue
-        if not proxy:
-            continue
-        m = _UPSTREAM_RE.match(opt)
-        if not m:
-            continue
-        if eq >= 0:
-            vals = [w.slice(eq + 1, len(t))]
-        else:
-            vals = []
-            j = i + 1
-            while j < n and not args[j].value.startswith("--"):
-                # an unknown word stays (a host vcfg cannot know is not localhost);
-                # an empty unquoted one is gone, as in bash
-                if not args[j].known or args[j].value or args[j].quoted:
-                    vals.append(args[j])
-                j += 1
-        role = "prefill" if m.group(1).startswith("prefill") else "decode"
-        what = m.group(2) or "url"
-        what = {"addr": "url", "address": "url"}.get(what, what)
-        if role not in groups:
-            groups[role] = {}
-            order.append(role)
-        groups[role].setdefault(what, []).extend(vals)
-    ups: list[Upstream] = []
-    for role in order:
-        g = groups[role]
-        hosts, ports, urls = g.get("host", []), g.get("port", []), g.get("url", [])
-        if urls:
-            last: Optional[Upstream] = None
-            for w in urls:
-                if w.text is not None and w.text.isdigit() and last is not None and last.port is None:
-                    ups[-1] = last = Upstream(role, last.host, w, last.url)
-                else:
-                    last = Upstream(role, None, None, w)
-                    ups.append(last)
-        for k in range(max(len(hosts), len(ports))):
-            h = hosts[k] if k < len(hosts) else (hosts[-1] if hosts else None)
-            p = ports[k] if k < len(ports) else None
-            ups.append(Upstream(role, h, p, None))
-    return host, port, tuple(ups)
-
-
-# --------------------------------------------------------------------------- problems
-
-
-def _scan_problems(root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 50) -> None:
-    """ERROR and MISSING nodes, each with its position (at most ``limit``)."""
-    if not root.has_error:
-        return
-    cur = root.walk()
-    count = 0
-    depth = 0
-    while True:
-        n = cur.node
-        descend = True
-        if n.is_missing:
-            sp = li.span(n.start_byte, n.end_byte)
-            what = n.type
-            out.append(ParseProblem("missing", f"missing {what!r}: unterminated construct", sp))
-            count += 1
-            descend = False
-        elif n.type == "ERROR":
-            raw = li.data[n.start_byte : min(n.end_byte, n.start_byte + 200)]
-            lead = raw.lstrip(b" \t")
-            q = n.start_byte + len(raw) - len(lead)
-            if lead[:1] in (b"'", b'"') or lead[:2] == b"$'":
-                sp = li.span(q, q + (2 if lead[:1] == b"$" else 1))
-                out.append(ParseProblem("missing", "unterminated quoted string starting here", sp))
-            else:
-                sp = li.span(n.start_byte, n.end_byte)
-                snippet = li.text(n.start_byte, min(n.end_byte, n.start_byte + 40)).split("\n")[0]
-                out.append(ParseProblem("syntax", f"bash cannot parse this: {snippet!r}", sp))
-            count += 1
-        elif not n.has_error:
-            descend = False
-        if count >= limit:
-            return
-        if descend and cur.goto_first_child():
-            depth += 1
-            continue
-        while not cur.goto_next_sibling():
-            if not cur.goto_parent():
-                return
-            depth -= 1
 
 
 # --------------------------------------------------------------------------- API

@@ -1,0 +1,65 @@
+"""The bash interpreter's state: the shell's variables at one point, the context a
+statement runs in, and the jumps (``break``, ``return``, ``exit``) that end a body."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from vcfg.launch.model import Binding, Unknown, Word
+from vcfg.records import tuple_record
+
+
+class _State:
+    """The shell's variables at one point of the script."""
+
+    __slots__ = ("vars", "arrays", "allexport", "positional", "env_unknowns", "ifs", "alts")
+
+    def __init__(self) -> None:
+        self.vars: dict[str, Binding] = {}
+        #: name -> elements (None: an array whose content vcfg does not know)
+        self.arrays: dict[str, Optional[tuple[Word, ...]]] = {}
+        self.allexport = False
+        #: $1 $2 ...; None when unknown (the script's own arguments)
+        self.positional: Optional[list[Word]] = None
+        self.env_unknowns: tuple[Unknown, ...] = ()
+        self.ifs: Optional[str] = " \t\n"
+        #: name -> (the merged binding, ((binding or None, path label), ...), decision):
+        #: a variable an ``if``/``case`` on an input set differently, with its value on
+        #: each path; valid while ``vars[name]`` is still the merged binding.  The
+        #: variables of one decision (one if/case) take their values from one branch.
+        self.alts: dict[str, tuple[Binding, tuple[tuple[Optional[Binding], str], ...], int]] = {}
+
+    def copy(self) -> "_State":
+        s = _State()
+        s.vars = dict(self.vars)
+        s.arrays = dict(self.arrays)
+        s.allexport = self.allexport
+        s.positional = None if self.positional is None else list(self.positional)
+        s.env_unknowns = self.env_unknowns
+        s.ifs = self.ifs
+        s.alts = self.alts
+        return s
+
+
+class _Jump(Exception):
+    """``break``, ``continue``, ``return`` or ``exit`` run on every path that reaches
+    it: the rest of the loop body, function or script is not run."""
+
+    def __init__(self, kind: str, n: int = 1) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.n = n
+
+
+@tuple_record
+class _Ctx:
+    background: bool = False
+    function: Optional[str] = None
+    in_loop: bool = False
+    conditional: bool = False
+    iteration: Optional[str] = None
+    #: inside a container (docker exec/run): the script's env does not reach it
+    container: bool = False
+    #: the path through the script this runs on, when it runs on some paths only
+    #: (an eval of a string an ``if`` on an input changed)
+    path: Optional[str] = None

@@ -1,0 +1,192 @@
+"""The bash front end's syntax tree and positions: tree-sitter-bash loaded cheaply,
+a tree for any bytes, where each byte of a script or of a string bash re-reads
+(``eval``, ``bash -c``) sits in the file, and the parse errors of a tree."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from vcfg.launch.model import LineIndex, ParseProblem, Run, Span, Word
+
+_PARSER: Any = None
+
+
+#: Every byte >= 0x80 becomes "x" before tree-sitter sees the text.  bash's
+#: syntax is ASCII, so the tree is the same (a non-ASCII character is a word
+#: character), offsets do not move (values are read from the original bytes),
+#: and tree-sitter-bash 0.25's scanner, which passes code points to isalpha(),
+#: cannot crash on large ones (seen with random input: SIGSEGV in scanner.c).
+_ASCII_ONLY = bytes(range(128)) + b"x" * 128
+
+
+def _ts_parse(data: bytes) -> Any:
+    return _parser().parse(data.translate(_ASCII_ONLY))
+
+
+def parse_tree(data: bytes) -> Any:
+    """The tree-sitter tree of a script, safe for any bytes (see `_ASCII_ONLY`):
+    byte offsets are the script's own; read text from ``data``, not the nodes."""
+    return _ts_parse(data)
+
+
+def _bash_language() -> Any:
+    """tree-sitter-bash's language pointer.  Its package ``__init__`` imports
+    ``importlib.resources`` (about 8 ms, 40% of a bare interpreter start) only
+    to read highlight queries vcfg does not use, so the compiled binding is
+    loaded directly; any surprise falls back to the normal import."""
+    try:
+        import importlib.machinery
+        import importlib.util
+
+        spec = importlib.util.find_spec("tree_sitter_bash")
+        folder = list(spec.submodule_search_locations or [])[0] if spec else None
+        if folder:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                path = os.path.join(folder, "_binding" + suffix)
+                if os.path.exists(path):
+                    loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
+                    spec = importlib.util.spec_from_loader(loader.name, loader)
+                    if spec is None:
+                        break
+                    mod = importlib.util.module_from_spec(spec)
+                    loader.exec_module(mod)
+                    return mod.language()
+    except Exception:  # pragma: no cover - unusual installs
+        pass
+    import tree_sitter_bash
+
+    return tree_sitter_bash.language()
+
+
+def _parser() -> Any:
+    global _PARSER
+    if _PARSER is None:
+        import tree_sitter
+
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(_bash_language()))
+    return _PARSER
+
+
+# --------------------------------------------------------------------------- locators
+
+
+class _FileLoc:
+    """Positions in the script file itself."""
+
+    __slots__ = ("li",)
+
+    def __init__(self, li: LineIndex) -> None:
+        self.li = li
+
+    def span(self, a: int, b: int) -> Span:
+        return self.li.span(a, b)
+
+    def runs(self, a: int, b: int, at: int, text: str) -> list[Run]:
+        if "\n" not in text or text.index("\n") == len(text) - 1:
+            return [Run(at, len(text), self.li.span(a, b), True)]
+        out = []
+        pos = 0
+        off = a
+        for line in text.splitlines(keepends=True):
+            nb = len(line.encode("utf-8", "surrogateescape")) if not line.isascii() else len(line)
+            out.append(Run(at + pos, len(line), self.li.span(off, off + nb), True))
+            pos += len(line)
+            off += nb
+        return out
+
+
+class _WordLoc:
+    """Positions inside a string that bash re-parses (``eval``, ``bash -c``):
+    byte offsets of the string map back to the script through the word's runs."""
+
+    __slots__ = ("word", "text", "b2c")
+
+    def __init__(self, word: Word, data: bytes) -> None:
+        self.word = word
+        self.text = word.value
+        if data.isascii():
+            self.b2c: Optional[list[int]] = None
+        else:
+            b2c = []
+            for i, ch in enumerate(self.text):
+                b2c.extend([i] * len(ch.encode("utf-8", "surrogateescape")))
+            b2c.append(len(self.text))
+            self.b2c = b2c
+
+    def _c(self, b: int) -> int:
+        if self.b2c is None:
+            return min(b, len(self.text))
+        return self.b2c[min(b, len(self.b2c) - 1)]
+
+    def span(self, a: int, b: int) -> Span:
+        ca, cb = self._c(a), self._c(b)
+        if not self.text:
+            return self.word.span
+        if cb <= ca:
+            s = self.word.char_span(min(ca, len(self.text) - 1))
+            return Span(s.start, s.start, s.line, s.col, s.line, s.col, s.file)
+        return self.word.span_of(ca, cb)
+
+    def runs(self, a: int, b: int, at: int, text: str) -> list[Run]:
+        ca = self._c(a)
+        out: list[Run] = []
+        w = self.word
+        for k in range(len(text)):
+            ci = ca + k
+            if ci >= len(self.text):
+                break
+            r = w._run_at(ci)
+            cs = w.char_span(ci)
+            exact = r is not None and r.exact
+            if out and exact and out[-1].exact:
+                p = out[-1]
+                ps = p.span
+                if ps.end == cs.start and ps.end_line == cs.line and ps.end_col == cs.col and ps.file == cs.file:
+                    out[-1] = Run(p.at, p.length + 1, Span(ps.start, cs.end, ps.line, ps.col, cs.end_line, cs.end_col, ps.file), True)
+                    continue
+            out.append(Run(at + k, 1, cs, exact))
+        return out
+
+
+
+
+def _scan_problems(root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 50) -> None:
+    """ERROR and MISSING nodes, each with its position (at most ``limit``)."""
+    if not root.has_error:
+        return
+    cur = root.walk()
+    count = 0
+    depth = 0
+    while True:
+        n = cur.node
+        descend = True
+        if n.is_missing:
+            sp = li.span(n.start_byte, n.end_byte)
+            what = n.type
+            out.append(ParseProblem("missing", f"missing {what!r}: unterminated construct", sp))
+            count += 1
+            descend = False
+        elif n.type == "ERROR":
+            raw = li.data[n.start_byte : min(n.end_byte, n.start_byte + 200)]
+            lead = raw.lstrip(b" \t")
+            q = n.start_byte + len(raw) - len(lead)
+            if lead[:1] in (b"'", b'"') or lead[:2] == b"$'":
+                sp = li.span(q, q + (2 if lead[:1] == b"$" else 1))
+                out.append(ParseProblem("missing", "unterminated quoted string starting here", sp))
+            else:
+                sp = li.span(n.start_byte, n.end_byte)
+                snippet = li.text(n.start_byte, min(n.end_byte, n.start_byte + 40)).split("\n")[0]
+                out.append(ParseProblem("syntax", f"bash cannot parse this: {snippet!r}", sp))
+            count += 1
+        elif not n.has_error:
+            descend = False
+        if count >= limit:
+            return
+        if descend and cur.goto_first_child():
+            depth += 1
+            continue
+        while not cur.goto_next_sibling():
+            if not cur.goto_parent():
+                return
+            depth -= 1
