@@ -403,3 +403,18 @@ def test_positional_defaults_and_required_arguments():
     src = 'ROLE=${1:?usage: $0 prefill|decode}\nP=${2:-8100}\nvllm serve m --role $ROLE --port $P\n'
     assert texts(serves(src, args=["decode"])[0]) == ["m", "--role", "decode", "--port", "8100"]
     assert texts(serves(src, args=["decode", "9"])[0])[-1] == "9"
+
+
+def test_a_proxy_script_in_an_unknown_folder_is_a_proxy():
+    src = 'D=$(cd "$(dirname "$0")" && pwd)\npython3 $D/toy_proxy_server.py --port 9000\n'
+    (inv,) = parse_script(src, "run.sh").invocations
+    assert inv.kind == PROXY and inv.entrypoint == "python toy_proxy_server.py"
+
+
+def test_another_vllm_image_given_only_options_is_a_serve_launch():
+    src = "docker run -d -e VLLM_SKIP_WARMUP=true opea/vllm-gaudi:comps --model m --port 80\n"
+    (inv,) = serves(src)
+    assert texts(inv) == ["--model", "m", "--port", "80"] and inv.env["VLLM_SKIP_WARMUP"].value.text == "true"
+    # a command after the image is the container's command, as before
+    assert serves("docker run vllm:openvino /bin/bash -c 'vllm serve m'\n")[0].entrypoint == "vllm serve"
+    assert serves("docker run myimage:1 --model m\n") == []

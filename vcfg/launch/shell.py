@@ -1594,7 +1594,11 @@ class _Interp(Arith):
             while j < len(rest):
                 a = rest[j].text
                 if a is None:
-                    return
+                    # `python $DIR/toy_proxy_server.py`: the folder is unknown, the script is not
+                    a = _known_basename(rest[j])
+                    if a is None or not a.endswith(".py"):
+                        return
+                    break
                 if a in ("-X", "-W", "-Q"):
                     j += 2
                     continue
@@ -1604,7 +1608,7 @@ class _Interp(Arith):
                 break
             if j >= len(rest):
                 return
-            a = rest[j].text or ""
+            a = rest[j].text or _known_basename(rest[j]) or ""
             if a == "-m" or a.startswith("-m"):
                 mod = a[2:] if len(a) > 2 else (rest[j + 1].text if j + 1 < len(rest) else None)
                 k = j + (1 if len(a) > 2 else 2)
@@ -1724,7 +1728,13 @@ class _Interp(Arith):
             self.classify(list(rest), env, sub_ctx, span, redirects)
             return
         image = argv[i].text or ""
-        if entrypoint is not None or not re.search(r"vllm", image.split(":")[0], re.I) or "openai" not in image and "vllm/vllm" not in image:
+        rest_words = argv[i + 1 :]
+        official = "openai" in image or "vllm/vllm" in image
+        # another vLLM image (opea/vllm-gaudi, a vllm-cpu build) given only vLLM's
+        # options: its entrypoint is vLLM's server
+        options_only = not rest_words or (rest_words[0].text or "").startswith("-")
+        if entrypoint is not None or not re.search(r"vllm", image.split(":")[0], re.I) \
+                or not (official or options_only):
             rest = argv[i + 1 :]
             if rest:
                 self.classify(list(rest), env, ctx._replace(container=True), span, redirects)
@@ -2542,6 +2552,17 @@ class _Interp(Arith):
         body = self.text(node)
         short = body if len(body) <= 60 else body[:57] + "..."
         acc.hole(f"the output of {short}", sp, not quoted)
+
+def _known_basename(w: Word) -> Optional[str]:
+    """The last path component of a partly unknown word, when it is known
+    (``$SCRIPT_DIR/toy_proxy_server.py``)."""
+    if w.known:
+        return _basename(w.value)
+    cut = w.value.rfind("/")
+    if cut < 0 or any(h.at > cut for h in w.holes):
+        return None
+    return w.value[cut + 1 :] or None
+
 
 def _repo_root(folder: str) -> str:
     """The nearest folder at or above ``folder`` holding ``.git``; else ``folder``."""
