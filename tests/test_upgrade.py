@@ -288,3 +288,13 @@ def test_kubernetes_env_entries_of_removed_variables_go_whole(tmp_path: Path) ->
         "              value: /data\n")
     assert sorted(i.message for i in u.migrated) == [
         "`VLLM_RPC_TIMEOUT` was removed in vllm 0.23.0", "`VLLM_USE_V1` was removed in vllm 0.11.2"]
+
+
+def test_a_variable_is_not_moved_into_a_launch_that_sets_the_option_itself(tmp_path: Path) -> None:
+    f = tmp_path / "ep.sh"
+    f.write_text("export VLLM_ALL2ALL_BACKEND=pplx\n"
+                 "vllm serve m --port 8001 --enable-expert-parallel &\n"
+                 "vllm serve m --port 8002 --enable-expert-parallel --all2all-backend naive &\nwait\n")
+    u = upgrade([str(f)], "0.15.1", "0.33.0", report_defaults=False)
+    assert u.migrated == [] and not u.run.files[0].changed
+    assert [(i.code, i.line) for i in u.not_migrated] == [("VC103", 1)]

@@ -81,11 +81,10 @@ def migration_fix(lc: LaunchContext, b: Any, entry: Any) -> Optional[Fix]:
             continue
         if b.source == "prefix" and other is not lc.inv:
             continue
-        if other is lc.inv and lc.args is not None and "." not in option and lc.args.get(flag.dest) is not None:
+        names = {s.replace("_", "-") for s in flag.option_strings} if "." not in option else {option}
+        if any((w.text or "").split("=", 1)[0].replace("_", "-") in names for w in other.args):
             return None  # the launch sets the option too: which one wins is for a person
-        from vcfg.lint.context import LaunchContext as _LC
-
-        inserts.append(insert_option(_LC(file=lc.file, inv=other), f"{option} {value}"))
+        inserts.append(insert_option(LaunchContext(file=lc.file, inv=other), f"{option} {value}"))
     if not inserts:
         return None
     return fix([removal, *inserts], "safe", f"replace `{b.name}` with `{option} {value}`")
