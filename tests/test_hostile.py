@@ -210,3 +210,101 @@ def test_deeply_nested_toml_config(tmp_path: Path) -> None:
     (tmp_path / "serve.sh").write_text("vllm serve m\n")
     p = vcfg("lint", "serve.sh", cwd=tmp_path)
     assert p.returncode == 2 and "TOML" in p.err, p.err
+
+
+# ------------------------------------------------------------------ bounded numbers
+
+NINES = "9" * 100_000
+
+
+@pytest.mark.parametrize("script", [
+    f"vllm serve m --tensor-parallel-size {NINES}\n",
+    "vllm serve m --tensor-parallel-size " + "9" * 40 + "\n",
+    f"vllm serve m --max-num-batched-tokens {NINES}k --gpu-memory-utilization {NINES}.5\n",
+    "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+    f"\"kv_port\":{NINES}}}'\n",
+], ids=["flag-int", "tp-40-digits", "hri-and-float", "json-int"])
+def test_long_numbers_are_refused_not_converted(tmp_path: Path, script: str) -> None:
+    (tmp_path / "serve.sh").write_text(script)
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path, timeout=10)
+    assert p.elapsed < 8, p.elapsed  # type: ignore[attr-defined]
+    if "40" not in script[:60] and len(script) > 1000:
+        assert "more than 100 digits" in p.out, p.out[:2000]
+        # the message quotes a short piece of the value, not all of it
+        assert max(len(line) for line in p.out.splitlines()) < 1000
+
+
+def test_bench_json_with_a_huge_integer(tmp_path: Path) -> None:
+    (tmp_path / "r.json").write_text('{"completed": ' + "9" * 5000 + ', "duration": 1e999}')
+    p = vcfg("bench", "analyze", "r.json", cwd=tmp_path)
+    assert p.returncode == 2 and "more than 100 digits" in p.err, p.err
+
+
+@pytest.mark.parametrize("value", ['"1e999 GiB"', '"' + "9" * 5000 + ' GiB"', "9" * 5000])
+def test_odd_gpu_memory_values(tmp_path: Path, value: str) -> None:
+    (tmp_path / ".vcfg.toml").write_text(f"gpu-memory = {value}\n")
+    (tmp_path / "serve.sh").write_text("vllm serve m\n")
+    p = vcfg("lint", "serve.sh", cwd=tmp_path)
+    assert p.returncode == 2 and ".vcfg.toml" in p.err, p.err
+
+
+def test_version_with_many_digits(tmp_path: Path) -> None:
+    (tmp_path / "serve.sh").write_text("vllm serve m\n")
+    p = vcfg("lint", "--vllm-version", "0." + "9" * 5000 + ".1", "serve.sh", cwd=tmp_path)
+    assert p.returncode == 2 and "release" in p.err and len(p.err) < 500, p.err
+
+
+def test_yaml_integer_of_thousands_of_digits(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text("model: m\nmax_model_len: " + "9" * 5000 + "\n")
+    (tmp_path / "serve.sh").write_text("vllm serve --config config.yaml\n")
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path)
+    assert p.returncode == 1 and "config.yaml:2:" in p.out, p.out
+
+
+# ------------------------------------------------------------------ YAML aliases and tags
+
+
+def _laughs(levels: int = 9) -> str:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, levels):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_billion_laughs_as_a_launch_config(tmp_path: Path) -> None:
+    (tmp_path / "lol.yaml").write_text("model: m\n" + _laughs())
+    (tmp_path / "serve.sh").write_text("vllm serve --config lol.yaml\n")
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path, timeout=8)
+    assert p.returncode == 1 and "lol.yaml:3:" in p.out and "aliases expand" in p.out, p.out
+
+
+def test_billion_laughs_as_a_serve_config_and_a_manifest(tmp_path: Path) -> None:
+    laughs = _laughs().replace("\n", "\n  ")
+    (tmp_path / "serve-config.yaml").write_text(
+        "model: m\nmax_model_len: 4096\nhf_overrides:\n  " + laughs + "\n")
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  labels:\n    " + _laughs().replace("\n", "\n    ")
+        + "\nspec:\n  template:\n    spec:\n      containers:\n      - name: v\n        image: vllm/vllm-openai\n"
+        "        args: [\"--model\", \"m\"]\n")
+    for name, where in (("serve-config.yaml", ":5:10:"), ("deploy.yaml", ":7:12:")):
+        p = vcfg("lint", "--format", "concise", name, cwd=tmp_path, timeout=8)
+        assert p.returncode == 1 and f"{name}{where} VC000" in p.out and "aliases expand" in p.out, p.out
+        p = vcfg("launch", "show", name, cwd=tmp_path, timeout=8)
+        assert "aliases expand" in p.out, p.out
+    p = vcfg("lint", "--format", "concise", ".", cwd=tmp_path, timeout=10)
+    assert p.out.count("aliases expand") == 2, p.out
+
+
+def test_recursive_alias(tmp_path: Path) -> None:
+    (tmp_path / "cfg.yaml").write_text("model: m\nhf_overrides: &a\n  x: *a\n")
+    (tmp_path / "serve.sh").write_text("vllm serve --config cfg.yaml\n")
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path, timeout=8)
+    assert p.returncode == 1 and "cfg.yaml:3:" in p.out, p.out
+
+
+def test_unsafe_yaml_tag_in_a_config(tmp_path: Path) -> None:
+    (tmp_path / "tags.yaml").write_text("model: !!python/object:os.system m\nmax_model_len: !custom 4096\n")
+    (tmp_path / "serve.sh").write_text("vllm serve --config tags.yaml\n")
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path)
+    assert p.returncode == 1 and "tags.yaml:1:8:" in p.out and "python/object" in p.out, p.out

@@ -76,7 +76,9 @@ def loads(data: bytes, source: str) -> list[BenchResult]:
 
 def _json_values(text: str, source: str) -> list[Any]:
     """One JSON document, or several one after another (`--append-result`)."""
-    decoder = json.JSONDecoder()
+    from vcfg.bounded import NumberTooLong, json_decoder
+
+    decoder = json_decoder()
     values: list[Any] = []
     pos = 0
     end = len(text)
@@ -95,6 +97,8 @@ def _json_values(text: str, source: str) -> list[Any]:
         ) from None
     except RecursionError:
         raise VcfgError(f"{source}: JSON nested too deeply", hint=_HINT) from None
+    except NumberTooLong as e:
+        raise VcfgError(f"{source}: {e}", hint=_HINT) from None
     return values
 
 

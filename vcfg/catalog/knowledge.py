@@ -442,6 +442,8 @@ def read_pack(path: Path, *, bundled: bool = False) -> Pack:
         raise VcfgError(f"{label}: not valid TOML: {e}") from e
     except RecursionError:
         raise VcfgError(f"{label}: not valid TOML: nested too deeply") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise VcfgError(f"{label}: not valid TOML: a number too long to read") from None
     try:
         content = load(PackFile, raw)
     except RecordError as e:

@@ -29,7 +29,8 @@ def version_key(version: str) -> Version:
     try:
         return parse_version(version)
     except VcfgError:
-        raise VcfgError(f"{version!r} is not a vLLM release number", hint="e.g. 0.33.0") from None
+        shown = version if len(version) <= 60 else version[:40] + "..."
+        raise VcfgError(f"{shown!r} is not a vLLM release number", hint="e.g. 0.33.0") from None
 
 
 def _exact(v: Version) -> tuple:  # type: ignore[type-arg]

@@ -76,9 +76,10 @@ class Version:
 @lru_cache(maxsize=4096)  # a lint run asks for the same few versions many times
 def parse_version(text: str) -> Version:
     """``"0.33.0"`` -> Version; a VcfgError for anything else."""
-    m = _VERSION_RE.match(text) if isinstance(text, str) else None
+    m = _VERSION_RE.match(text) if isinstance(text, str) and len(text) <= 100 else None
     if m is None:
-        raise VcfgError(f"{text!r} is not a version number", hint="e.g. 0.33.0")
+        shown = text if not isinstance(text, str) or len(text) <= 60 else text[:40] + "..."
+        raise VcfgError(f"{shown!r} is not a version number", hint="e.g. 0.33.0")
     pre = None
     if m.group("pre"):
         pre = (_PRE_RANK[m.group("pre").lower()], int(m.group("pre_n") or 0))

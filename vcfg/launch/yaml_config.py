@@ -287,7 +287,9 @@ def _load(text: Any, path: str) -> ServeConfig:
     loc = _TextLoc(s, path, word)
     problems: list[ParseProblem] = []
     try:
-        loader = yaml.SafeLoader(s)
+        from vcfg.launch.yaml_bounds import BoundedLoader
+
+        loader = BoundedLoader(s)
         try:
             root = loader.get_single_node()
             if root is None:

@@ -195,6 +195,8 @@ def _read(p: Path, required: bool) -> Optional[LintConfig]:
         raise VcfgError(f"{p}: invalid TOML: {e}") from e
     except RecursionError:
         raise VcfgError(f"{p}: invalid TOML: nested too deeply") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise VcfgError(f"{p}: invalid TOML: a number too long to read") from None
     if p.name == "pyproject.toml":
         table = data.get("tool", {}).get("vcfg")
         if table is None:

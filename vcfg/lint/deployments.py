@@ -141,7 +141,9 @@ def _started(fc: Any) -> list[str]:
 #: the words that may name a script another one starts: after bash/sh/source/., and any
 #: word ending in .sh/.bash (checked afterwards against the starter's own plan)
 _NAMED = re.compile(rb"(?:\b(?:bash|sh|zsh|dash|ksh|source)|(?:^|[;&|(\s])\.)\s+(?:-\S+\s+)*[\"']?([^\s\"';&|()<>]+)"
-                    rb"|([^\s\"';&|()<>=]+\.(?:sh|bash))\b", re.M)
+                    # a name starts where a run of name characters starts (the lookbehind):
+                    # else each character of a long run would start a scan to its end
+                    rb"|(?<![^\s\"';&|()<>=])([^\s\"';&|()<>=]+\.(?:sh|bash))\b", re.M)
 
 
 class _Folders:
@@ -217,7 +219,10 @@ def _kustomize_resources(kp: Path) -> list[str]:
     import yaml
 
     try:
-        doc = yaml.safe_load(kp.read_text(encoding="utf-8", errors="replace"))
+        from vcfg.fileio import MAX_BYTES, read_regular
+        from vcfg.launch.yaml_bounds import BoundedLoader
+
+        doc = yaml.load(read_regular(str(kp))[:MAX_BYTES].decode("utf-8", "replace"), Loader=BoundedLoader)
     except (OSError, yaml.YAMLError, RecursionError, ValueError):
         return []
     out = []

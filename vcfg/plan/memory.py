@@ -97,7 +97,9 @@ def parse_size(text: str) -> int:
     num = s.rstrip("abcdefghijklmnopqrstuvwxyz")
     unit = s[len(num):]
     try:
-        value = float(num)
+        from vcfg.bounded import parse_float
+
+        value = parse_float(num)
     except ValueError:
         value = -1.0
     if unit not in units or value <= 0:

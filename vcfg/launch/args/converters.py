@@ -17,16 +17,41 @@ _DEC = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BIN = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 
+def check_digits(value: str) -> None:
+    """ArgTypeError when ``value`` holds more than `vcfg.bounded.MAX_DIGITS` digits
+    (counted before any conversion: see vcfg/bounded.py)."""
+    from vcfg.bounded import NumberTooLong, check_digits as check
+
+    try:
+        check(value)
+    except NumberTooLong as e:
+        raise ArgTypeError(str(e)) from None
+
+
+def bounded_int(value: str) -> int:
+    check_digits(value)
+    return int(value)
+
+
+def bounded_float(value: str) -> float:
+    check_digits(value)
+    return float(value)
+
+
 def human_readable_int(value: str) -> int:
     """vLLM's ``human_readable_int`` (utils/argparse_utils.py:30-74 @0.33):
     ``k/m/g/t`` decimal (decimals allowed), ``K/M/G/T`` binary (integers only),
     else ``int()``.  Raises ValueError."""
     v = value.strip()
+    check_digits(v)
     m = _HRI_RE.fullmatch(v)
     if m:
         number, suffix = m.groups()
         if suffix in _DEC:
-            return int(float(number) * _DEC[suffix])
+            try:
+                return int(float(number) * _DEC[suffix])
+            except OverflowError:
+                raise ArgTypeError(f"{number}{suffix} is too large") from None
         try:
             return int(number) * _BIN[suffix]
         except ValueError:

@@ -8,6 +8,7 @@ import math
 import re
 from typing import Any, Optional
 
+from vcfg.bounded import MAX_DIGITS as _MAX_DIGITS
 from vcfg.launch.model import Span, Word
 from vcfg.records import field, record, tuple_record
 
@@ -190,6 +191,8 @@ def parse_json_positions(
         m = _NUM_RE.match(s, i)
         if m:
             integer, frac, exp = m.groups()
+            if m.end() - m.start() > _MAX_DIGITS:
+                raise JsonSyntaxError(f"a number of more than {_MAX_DIGITS} digits (vcfg does not read it)", i)
             v2: Any = float(integer + (frac or "") + (exp or "")) if (frac or exp) else int(integer)
             locs[path] = (key, (start, m.end()))
             return v2, m.end()

@@ -21,6 +21,8 @@ from vcfg.launch.args.argv import (
 from vcfg.launch.args.behaviour import V_DUP_WARN, V_JSON_HRI, version_tuple
 from vcfg.launch.args.converters import (
     ArgTypeError,
+    bounded_float,
+    bounded_int,
     expand_json_numbers,
     human_readable_int,
     human_readable_int_or_auto,
@@ -358,7 +360,8 @@ class Parser:
                 sp = e.span or sp
             return "invalid-json", f"invalid JSON for {matched}: {e.msg}", sp, matched
         kind = (flag.type or "str").split(":")[0]
-        return "invalid-value", f"invalid {kind} value for {matched}: {c.text!r}{(': ' + str(e)) if isinstance(e, ArgTypeError) else ''}", c.span(), matched
+        shown = c.text if len(c.text or "") <= 80 else f"{c.text[:60]}...({len(c.text)} characters)"
+        return "invalid-value", f"invalid {kind} value for {matched}: {shown!r}{(': ' + str(e)) if isinstance(e, ArgTypeError) else ''}", c.span(), matched
 
     def typed(self, flag: "Flag", c: _Tok) -> tuple[Any, Optional[JsonDoc]]:
         s: str = c.text  # type: ignore[assignment]
@@ -368,9 +371,9 @@ class Parser:
         if ty is None or ty in ("str", "bool"):
             return s, None
         if ty == "int":
-            return int(s), None
+            return bounded_int(s), None
         if ty == "float":
-            return float(s), None
+            return bounded_float(s), None
         if ty == "human_readable_int":
             return human_readable_int(s), None
         if ty == "human_readable_int_or_auto":

@@ -35,7 +35,9 @@ def documents(path: str, text: str) -> Documents:
 def _compose(text: str) -> Documents:
     nodes: list[Any] = []
     try:
-        loader = yaml.SafeLoader(text)
+        from vcfg.launch.yaml_bounds import BoundedLoader
+
+        loader = BoundedLoader(text)
         try:
             while loader.check_node():
                 nodes.append(loader.get_node())

@@ -213,6 +213,11 @@ def listeners(lc: LaunchContext) -> list[Listener]:
     return ([h] if h is not None else []) + ([r] if r is not None else []) + connector_listeners(lc)
 
 
+#: no replica has more GPUs on one host than this (`gpus` lists at most this many:
+#: ``--tensor-parallel-size 99999999`` must not make a list of a hundred million)
+_MAX_GPUS = 1024
+
+
 def gpus(lc: LaunchContext) -> Optional[tuple[str, ...]]:
     """The devices the first replica of a serve launch uses: the first TP x PP x PCP
     entries of its CUDA_VISIBLE_DEVICES (``caller:<file>:<i>`` when the script leaves the
@@ -229,6 +234,7 @@ def gpus(lc: LaunchContext) -> Optional[tuple[str, ...]]:
         if v is None:
             v = 1  # unknown: at least its first GPU
         n *= max(v, 1)
+    n = min(n, _MAX_GPUS)
     b = script_binding(lc, "CUDA_VISIBLE_DEVICES")
     if b is None:
         if lc.inv.env_unknowns or not lc.inv.inherits_env or "CUDA_VISIBLE_DEVICES" in lc.inv.env:
