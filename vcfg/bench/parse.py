@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from vcfg.bench.model import BenchResult
@@ -30,7 +29,6 @@ def load(path: str) -> list[BenchResult]:
             raise VcfgError(f"<stdin>: larger than {MAX_BYTES >> 20} MiB, not a benchmark result", hint=_HINT)
         name = "<stdin>"
     else:
-        p = Path(path)
         name = path
         try:
             from vcfg.fileio import MAX_BYTES, read_regular

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Optional
 
 
 def _codes(s: str) -> list[str]:
@@ -17,7 +17,7 @@ def show_settings(args: dict[str, Any], config: Any) -> str:
 
     cfg_file = str(config.path) if config.path is not None else None
     in_file = f"from {cfg_file}" if cfg_file else None
-    rows: list[tuple[str, Any, str]] = []
+    rows: list[tuple[str, Any, Optional[str]]] = []
 
     if args["version"]:
         rows.append(("vllm-version", args["version"], "from --vllm-version"))

@@ -372,7 +372,7 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
 
     notes = []
     if not target.pinned:
-        unmapped = [(lc, rel if rel.version is None else rel._replace(
+        unmapped = [(lc, rel if rel.version is None else rel._replace(  # type: ignore[attr-defined]
                         note=f"the image {rel.image} names vllm {rel.version}, which has no bundled catalog"))
                     for lc in launches for rel in [release_of(lc.inv)]
                     if (rel.version is None and rel.note)
