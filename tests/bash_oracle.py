@@ -317,6 +317,30 @@ def ssh_remote_words(argv: list[str]) -> list[str]:
         return argv[i + 1 :]
 
 
+def container_commands(argv: list[str]) -> list[list[str]]:
+    """The commands a container or remote record may run: every suffix of its words
+    (``docker run IMAGE ARGS``), and each command of a ``sh -c STRING`` among them,
+    read with shlex and split at ``&&``, ``||``, ``;`` and ``|``."""
+    import shlex
+
+    out = [argv[s:] for s in range(len(argv))]
+    for k, a in enumerate(argv[:-1]):
+        if a.rsplit("/", 1)[-1] in ("bash", "sh") and argv[k + 1] == "-c" and k + 2 < len(argv):
+            try:
+                toks = shlex.split(argv[k + 2])
+            except ValueError:
+                continue
+            cmd: list[str] = []
+            for t in toks + [";"]:
+                if t in ("&&", "||", ";", "|"):
+                    if cmd:
+                        out.append(cmd)
+                    cmd = []
+                else:
+                    cmd.append(t)
+    return out
+
+
 def program_index(inv: Any) -> int:
     """Where the program (``vllm``, ``python3``, ``docker``) sits in ``inv.command``."""
     words = inv.command
@@ -433,7 +457,7 @@ def compare(path: str, run: BashRun, plan: Any, catalog_names: set[str]) -> Comp
             if argv[0] == "ssh":
                 ok = words_match(mine, ssh_remote_words(argv))
             elif container:
-                ok = any(words_match(mine, argv[s:]) for s in range(len(argv)))
+                ok = any(words_match(mine, cand) for cand in container_commands(argv))
             else:
                 ok = words_match(mine, argv)
             if ok and (container or not env_differences(inv, r["env"], catalog_names)):

@@ -37,7 +37,8 @@ PENDING: set[str] = {
     "kubernetes/kserve/config-llm-decode-worker-data-parallel.yaml",
     "kubernetes/kserve/config-llm-template.yaml",
     # the shell front end: a launch inside the /bin/bash -c string given to docker run
-    # is not seen (the string holds variables the script never sets)
+    # is not read when the string holds a value getopts may set (the script's
+    # arguments are unknown); with no arguments (the bash oracle) it is
     "docker-run/opea/launch_vllm_service_openvino.sh",
 }
 

@@ -418,3 +418,14 @@ def test_another_vllm_image_given_only_options_is_a_serve_launch():
     # a command after the image is the container's command, as before
     assert serves("docker run vllm:openvino /bin/bash -c 'vllm serve m'\n")[0].entrypoint == "vllm serve"
     assert serves("docker run myimage:1 --model m\n") == []
+
+
+def test_a_getopts_loop_without_arguments_never_runs():
+    src = 'm=meta-llama/Llama-2-7b-hf\nwhile getopts ":m:" o; do case $o in m) m=$OPTARG;; esac; done\n' \
+          'docker run vllm:openvino /bin/bash -c "cd / && python3 -m vllm.entrypoints.openai.api_server --model $m"\n'
+    (inv,) = serves(src, args=[])
+    assert texts(inv) == ["--model", "meta-llama/Llama-2-7b-hf"]
+    # arguments unknown: the loop may set it, and a bash -c string with an unknown
+    # part is not read (a known limit), only recorded as unknown
+    plan = parse_script(src, "run.sh")
+    assert plan.invocations == () and [u.kind for u in plan.unknowns] == ["eval"]

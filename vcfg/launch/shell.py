@@ -898,6 +898,17 @@ class _Interp(Arith):
     def s_while_statement(self, node: Any, ctx: _Ctx) -> None:
         body = self.loop_body(node)
         sp = self.span(node)
+        cond = [c for c in node.children if c.is_named and c is not body and c.type in _STMT_TYPES]
+        until = any(not c.is_named and c.type == "until" for c in node.children)
+        verdict = self.eval_condition(cond)
+        if verdict is None and len(cond) == 1 and cond[0].type == "command" and self.st.positional == []:
+            name = cond[0].child_by_field_name("name")
+            if name is not None and self.text(name) == "getopts":
+                verdict = False  # no arguments: getopts fails at once
+        if verdict is not None and verdict == until:
+            for c in cond:
+                self.exec_stmt(c, ctx)
+            return  # the body never runs
         names = self.assigned_names(node)
         self.widen(names, sp, f"changed by the loop at line {sp.line}")
         lctx = ctx._replace(in_loop=True)
