@@ -36,7 +36,7 @@ FILE_KEYS = {
     "path": str, "repo": str, "source_path": str, "commit": str, "licence": str,
     "format": str, "trimmed": bool, "multinode": bool, "negative": bool,
 }
-OPTIONAL_FILE_KEYS = {"note": str, "launch": list}
+OPTIONAL_FILE_KEYS = {"note": str, "launch": list, "finding": list}
 LAUNCH_KEYS = {"kind": str, "line": int}
 OPTIONAL_LAUNCH_KEYS = {
     "release": str, "model": str, "flags": list, "values": dict, "env": list, "note": str,
@@ -83,6 +83,10 @@ def test_entry_is_well_formed(entry):
     assert not entry["source_path"].startswith("/")
     if entry["trimmed"]:
         assert entry.get("note"), "a trimmed file says in its note what was cut"
+    for f in entry.get("finding", []):
+        assert set(f) == {"code", "line", "verdict", "note"}, f"a finding has code, line, verdict, note: {f}"
+        assert re.fullmatch(r"VC[0-9]{3}", f["code"]) and isinstance(f["line"], int) and f["line"] >= 1, f
+        assert f["verdict"] in ("true", "false-known") and f["note"].strip(), f
     launches = entry.get("launch", [])
     if entry["negative"]:
         assert entry["format"] in FORMATS + NEGATIVE_FORMATS

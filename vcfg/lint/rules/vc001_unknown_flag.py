@@ -31,7 +31,15 @@ RULE = Rule(
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     target = lc.target
+    ambiguous = list(problems(lc, "ambiguous-option"))
+    # Ray Serve's engine_kwargs are EngineArgs field names given to the constructor, not
+    # argv: no abbreviation, so a name that is not a field is unknown, never ambiguous;
+    # on argv an ambiguous abbreviation is argparse's one error, not also an unknown one
+    kwargs = lc.file.plan.source_kind == "ray-serve"
+    seen = set() if kwargs else {(p.span.start, p.span.end) for p in ambiguous}
     for ov in unknown_options(lc):
+        if ov.name_span is not None and (ov.name_span.start, ov.name_span.end) in seen:
+            continue
         name = norm(ov.written.split("=", 1)[0])
         head = name.split(".", 1)[0]
         if removed_since(target, head) or target.knowledge.removed_flag(head, target.version):
@@ -54,7 +62,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             help=f"did you mean `{near[0]}`?" if near else f"`vcfg explain` lists what vllm {target.version} has",
             fix=fx,
         )
-    for p in problems(lc, "ambiguous-option"):
+    for p in [] if kwargs else ambiguous:
         yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")
     for p in problems(lc, "extra-argument"):
         if not _after_boolean(lc, p):
