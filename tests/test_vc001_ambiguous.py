@@ -1,0 +1,46 @@
+"""VC001 on an ambiguous abbreviation: one finding, as argparse gives one error; a Ray
+Serve config's engine_kwargs are keyword arguments, so a name that is no field is
+unknown, not ambiguous (found on tests/corpus/real/ray-serve/kuberay/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vcfg.lint.config import LintConfig
+from vcfg.lint.engine import lint_paths
+
+RAY = """\
+applications:
+- name: llms
+  import_path: ray.serve.llm:build_openai_app
+  args:
+    llm_configs:
+    - model_loading_config:
+        model_id: qwen
+        model_source: Qwen/Qwen2.5-7B-Instruct
+      engine_kwargs:
+        max_model_len: 1024
+        device: auto
+"""
+
+
+def _vc001(path: Path) -> list[tuple[int, int, str]]:
+    res = lint_paths([str(path)], "0.33.0", config=LintConfig())
+    return [(d.span.line, d.span.column, d.message) for d in res.diagnostics if d.code == "VC001"]
+
+
+def test_ambiguous_abbreviation_on_argv_is_one_finding(tmp_path: Path) -> None:
+    p = tmp_path / "run.sh"
+    p.write_text("vllm serve facebook/opt-125m --device auto\n")
+    got = _vc001(p)
+    assert len(got) == 1, got
+    line, col, msg = got[0]
+    assert (line, col) == (1, 30) and msg.startswith("ambiguous option '--device' could match --device-ids")
+
+
+def test_ray_serve_kwarg_that_is_no_field_is_unknown_not_ambiguous(tmp_path: Path) -> None:
+    p = tmp_path / "serve.yaml"
+    p.write_text(RAY)
+    got = _vc001(p)
+    assert [(ln, c) for ln, c, _ in got] == [(11, 9)], got
+    assert got[0][2] == "unknown option `--device`"
