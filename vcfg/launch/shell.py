@@ -1751,7 +1751,9 @@ class _Interp(Arith):
                 self.classify(list(rest), env, ctx._replace(container=True), span, redirects)
             return
         args = list(argv[i + 1 :])
-        self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, ("serve",), env, [],
+        # vllm/vllm-openai runs `vllm serve`; other builds of vLLM run the API server
+        # module, which takes --model (as readers/_containers.image_entrypoint_words)
+        self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, ("serve",) if official else (), env, [],
                             False, ctx, span, redirects, wrappers + ["docker run"])
 
     def add_invocation(self, kind: str, entry: str, argv: list[Word], args: list[Word],

@@ -1,0 +1,29 @@
+"""`docker run` of a vLLM build other than vllm/vllm-openai (a CPU or Gaudi image) given
+only options runs vLLM's API server module, which takes --model: no VC010 (found on
+tests/corpus/real/github-actions/llama-stack/setup-vllm-action.yml); vllm/vllm-openai
+runs `vllm serve`, where --model is deprecated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vcfg.lint.config import LintConfig
+from vcfg.lint.engine import lint_paths
+
+
+def _codes(tmp_path: Path, script: str) -> list[tuple[str, int, int]]:
+    p = tmp_path / "run.sh"
+    p.write_text(script)
+    res = lint_paths([str(p)], "0.33.0", config=LintConfig())
+    assert res.summary.launches == 1  # the launch is seen, and linted
+    return [(d.code, d.span.line, d.span.column) for d in res.diagnostics]
+
+
+def test_other_vllm_build_takes_model_option(tmp_path: Path) -> None:
+    got = _codes(tmp_path, "docker run -d quay.io/someone/vllm-cpu:abc123 --model /m --port 8000\n")
+    assert got == []
+
+
+def test_vllm_openai_image_runs_vllm_serve(tmp_path: Path) -> None:
+    got = _codes(tmp_path, "docker run -d vllm/vllm-openai:v0.13.0 --model /m --port 8000\n")
+    assert got == [("VC010", 1, 40)]
