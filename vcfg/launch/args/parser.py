@@ -360,7 +360,8 @@ class Parser:
                 sp = e.span or sp
             return "invalid-json", f"invalid JSON for {matched}: {e.msg}", sp, matched
         kind = (flag.type or "str").split(":")[0]
-        shown = c.text if len(c.text or "") <= 80 else f"{c.text[:60]}...({len(c.text)} characters)"
+        text = c.text or ""
+        shown = c.text if len(text) <= 80 else f"{text[:60]}...({len(text)} characters)"
         return "invalid-value", f"invalid {kind} value for {matched}: {shown!r}{(': ' + str(e)) if isinstance(e, ArgTypeError) else ''}", c.span(), matched
 
     def typed(self, flag: "Flag", c: _Tok) -> tuple[Any, Optional[JsonDoc]]:
