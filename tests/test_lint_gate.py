@@ -339,3 +339,14 @@ def test_plan_takes_the_projects_gpu_memory(project):
     assert json.loads(r.output)["request"]["gpu_memory_bytes"] == 24 * 2**30
     r = CliRunner().invoke(main, [*argv, "--gpu-memory", "80GB"])
     assert json.loads(r.output)["request"]["gpu_memory_bytes"] == 80 * 10**9
+
+
+def test_readme_option_table_is_complete():
+    from vcfg.cli.lint import OPTIONS
+
+    text = (ROOT / "README.md").read_text()
+    table = text[text.index("`vcfg lint` options"):text.index("Examples:")]
+    for o in OPTIONS:
+        assert f"`{o.name}" in table or f", `{o.name}" in table, o.name
+        for c in o.choices:
+            assert c in table, (o.name, c)
