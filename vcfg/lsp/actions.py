@@ -81,10 +81,10 @@ def actions(uri: str, path: str, lm: Any, findings: Sequence[Any], asked: Sequen
                     ))
                 break
     if want_all:
-        edits = fix_all_edits(lm, findings, path)
-        if edits:
+        all_edits = fix_all_edits(lm, findings, path)
+        if all_edits:
             out.append(t.CodeAction(title="vcfg: apply every safe fix", kind=FIX_ALL,
-                                    edit=t.WorkspaceEdit(changes={uri: edits})))
+                                    edit=t.WorkspaceEdit(changes={uri: all_edits})))
     return out
 
 

@@ -220,7 +220,8 @@ def _apply_settings(ls: VcfgServer, raw: Any) -> None:
 def initialize(ls: VcfgServer, params: t.InitializeParams) -> None:
     ls.pull = _client_supports_pull(params)
     enc = ls.workspace.position_encoding
-    ls.encoding = {t.PositionEncodingKind.Utf8: "utf-8", t.PositionEncodingKind.Utf32: "utf-32"}.get(enc, "utf-16")
+    names: dict[str, str] = {t.PositionEncodingKind.Utf8: "utf-8", t.PositionEncodingKind.Utf32: "utf-32"}
+    ls.encoding = names.get(enc or "", "utf-16")
     if params.initialization_options is not None:
         _apply_settings(ls, params.initialization_options)
 
