@@ -308,3 +308,46 @@ def test_unsafe_yaml_tag_in_a_config(tmp_path: Path) -> None:
     (tmp_path / "serve.sh").write_text("vllm serve --config tags.yaml\n")
     p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path)
     assert p.returncode == 1 and "tags.yaml:1:8:" in p.out and "python/object" in p.out, p.out
+
+
+# ------------------------------------------------------------------ bounded work per file
+
+
+def _timed_lint(tmp_path: Path, name: str, text: str, limit: float = 8.0) -> subprocess.CompletedProcess:
+    (tmp_path / name).write_text(text)
+    p = vcfg("lint", "--format", "concise", name, cwd=tmp_path, timeout=limit + 5)
+    assert p.elapsed < limit, p.elapsed  # type: ignore[attr-defined]
+    return p
+
+
+def test_nested_loops_are_not_unrolled_past_the_budget(tmp_path: Path) -> None:
+    xs = " ".join(str(i) for i in range(64))
+    p = _timed_lint(tmp_path, "loops.sh", f"for a in {xs}; do\n for b in {xs}; do\n  for c in {xs}; do\n"
+                    "   vllm serve m --port $((8000 + c))\n  done\n done\ndone\n")
+    assert "VC000 [info] this loop is read once" in p.out, p.out[-2000:]
+
+
+def test_ten_thousand_launches(tmp_path: Path) -> None:
+    p = _timed_lint(tmp_path, "many.sh", "".join(f"vllm serve m --port {8000 + i} &\n" for i in range(10_000)))
+    assert "many.sh:501:1: VC000 [info] more than 500 launches" in p.out, p.out[-2000:]
+    # messages do not grow with the number of launches
+    assert max(len(line) for line in p.out.splitlines()) < 1000
+
+
+def test_many_launches_on_distinct_ports_lint_fast(tmp_path: Path) -> None:
+    p = _timed_lint(tmp_path, "two.sh", "".join(
+        f"CUDA_VISIBLE_DEVICES={i} vllm serve m --port {8000 + i} &\n" for i in range(500)), limit=6)
+    assert "VC302" not in p.out and "VC306" not in p.out, p.out[-2000:]
+
+
+def test_twenty_thousand_own_line_suppressions(tmp_path: Path) -> None:
+    p = _timed_lint(tmp_path, "supp.sh", "vllm serve m --port 1 &\n" + "# vcfg: disable=VC302\n" * 20_000
+                    + "vllm serve m --port 1 &\n")
+    # the VC302 on the second launch is suppressed (by each of the comments: none unused)
+    assert "VC302" not in p.out and "VC306" in p.out and "warning" not in p.out, p.out[-2000:]
+
+
+def test_nul_bytes_after_a_launch(tmp_path: Path) -> None:
+    (tmp_path / "nul.sh").write_bytes(b"vllm serve m --tensor-parallel-sise 2\n" + b"\0" * 30_000)
+    p = vcfg("lint", "--format", "concise", "nul.sh", cwd=tmp_path, timeout=10)
+    assert p.elapsed < 6 and "nul.sh:2:1: VC000" in p.out and "VC001" in p.out, p.out  # type: ignore[attr-defined]

@@ -82,6 +82,12 @@ from vcfg.launch.shell_words import (
 
 #: Loops with a known list of at most this many values are unrolled.
 MAX_UNROLL = 64
+#: loop iterations unrolled in one script, all loops together (nested loops of 64
+#: values each would otherwise run 64 x 64 x 64 bodies); past it a loop runs its body
+#: once with its variables unknown, and a VC000 note says so
+MAX_UNROLLED = 2048
+#: launches read from one script; past it the rest are not followed (a VC000 note)
+MAX_LAUNCHES = 500
 #: Statement nesting deeper than this is skipped (with a problem).
 MAX_DEPTH = 120
 #: ``eval``/``bash -c`` strings are parsed at most this deep.
@@ -137,6 +143,9 @@ class _Interp(Arith):
         self.starts: list[Word] = []  # scripts run or sourced (`bash x.sh`, `source x.sh`)
         self.timeline: list[EnvEvent] = []
         self.invocations: list[Invocation] = []
+        #: loop bodies unrolled so far (`MAX_UNROLLED`), and the limits already noted
+        self.unrolled = 0
+        self.noted: set[str] = set()
         self.written: list[WrittenFile] = []
         self.functions: dict[str, tuple[Any, bytes, Any, _State]] = {}
         self.called: set[str] = set()
@@ -824,7 +833,7 @@ class _Interp(Arith):
             values = list(pos or [])
         sp = self.span(node)
         lctx = ctx._replace(in_loop=True)
-        if known and len(values) <= MAX_UNROLL:
+        if known and len(values) <= MAX_UNROLL and self.may_unroll(len(values), sp):
             for w in values:
                 self.set_var(name, w, sp, lctx)
                 if self.loop_iteration(body, lctx._replace(iteration=f"{name}={w.value}")) == "break":
@@ -833,6 +842,22 @@ class _Interp(Arith):
         self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
         self.loop_iteration(body, lctx)
         self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
+
+    def may_unroll(self, n: int, sp: Span) -> bool:
+        """Whether ``n`` more loop bodies fit in `MAX_UNROLLED` (counted if so)."""
+        if self.unrolled + n <= MAX_UNROLLED:
+            self.unrolled += n
+            return True
+        self.limit_note("unroll", f"this loop is read once with its variable unknown: the script's loops "
+                        f"were already unrolled {self.unrolled:,} times (vcfg unrolls at most "
+                        f"{MAX_UNROLLED:,} loop bodies per script)", sp)
+        return False
+
+    def limit_note(self, key: str, message: str, sp: Span) -> None:
+        """One VC000 note per limit and script: what vcfg did not follow."""
+        if key not in self.noted:
+            self.noted.add(key)
+            self.problem("limit", message, sp)
 
     def loop_iteration(self, body: Any, ctx: _Ctx) -> Optional[str]:
         """One run of a loop body: "break" when it breaks this loop, else None
@@ -879,7 +904,7 @@ class _Interp(Arith):
             if upd is not None and self.arith(upd, env) is None:
                 ok = False
         names = self.assigned_names(body) | set(env)
-        if ok and len(iters) <= MAX_UNROLL:
+        if ok and len(iters) <= MAX_UNROLL and self.may_unroll(len(iters), sp):
             final = env
             for it in iters:
                 for k, v in it.items():
@@ -1759,6 +1784,10 @@ class _Interp(Arith):
     def add_invocation(self, kind: str, entry: str, argv: list[Word], args: list[Word],
                        sub: tuple[str, ...], prefixes: list[tuple[str, Word, Span]], unsets: list[str],
                        inherits: bool, ctx: _Ctx, span: Span, redirects: list[str], wrappers: list[str]) -> None:
+        if len(self.invocations) >= MAX_LAUNCHES:
+            self.limit_note("launches", f"more than {MAX_LAUNCHES:,} launches in this script: this one and "
+                            "the ones after it are not checked", span)
+            return
         if inherits and not ctx.container:
             env = dict(self.st.vars)
             env_unknowns = self.st.env_unknowns

@@ -15,6 +15,7 @@ reported (VC900 unused-suppression), so stale ones do not pile up.
 from __future__ import annotations
 
 import re
+from typing import Optional
 from vcfg.records import field, record
 
 from vcfg.diagnostics import Diagnostic, Span
@@ -37,9 +38,25 @@ class Suppression:
         return "all" in self.codes or d.code in self.codes
 
 
+def _next_commands(lines: list[str]) -> tuple[list[int], list[int]]:
+    """Per line: the first line at or after it that is not blank nor a comment, and
+    the last line of the command starting at each line (backslash continuations);
+    one pass each way, so 20,000 own-line comments in a row cost 20,000 steps."""
+    n = len(lines)
+    nxt = [n] * (n + 1)
+    end = list(range(n + 1))
+    for i in range(n - 1, -1, -1):
+        s = lines[i].strip()
+        nxt[i] = nxt[i + 1] if (not s or s.startswith("#")) else i
+        if lines[i].rstrip().endswith("\\"):
+            end[i] = end[i + 1]
+    return nxt, end
+
+
 def find_suppressions(path: str, text: str) -> list[Suppression]:
     lines = text.splitlines()
     out: list[Suppression] = []
+    ahead: Optional[tuple[list[int], list[int]]] = None
     for i, line in enumerate(lines):
         if "vcfg:" not in line:
             continue
@@ -58,23 +75,34 @@ def find_suppressions(path: str, text: str) -> list[Suppression]:
         elif line[: col - 1].strip():  # trailing comment
             out.append(Suppression(codes, span, i + 1, i + 1))
         else:  # own line: the next command
-            j = i + 1
-            while j < len(lines) and (not lines[j].strip() or lines[j].lstrip().startswith("#")):
-                j += 1
-            k = j
-            while k < len(lines) and lines[k].rstrip().endswith("\\"):
-                k += 1
+            if ahead is None:
+                ahead = _next_commands(lines)
+            j = ahead[0][i + 1]
+            k = ahead[1][j]
             out.append(Suppression(codes, span, j + 1, k + 1))
     return out
 
 
 def apply(diags: list[Diagnostic], sups: list[Suppression]) -> list[Diagnostic]:
     """The diagnostics not silenced; marks which suppressions were used."""
+    # by (path, line): a finding meets only the suppressions of its own lines (a
+    # range is indexed once however many comments name it)
+    whole: dict[str, list[Suppression]] = {}
+    ranges: dict[tuple[str, int, int], list[Suppression]] = {}
+    for s in sups:
+        if s.whole_file:
+            whole.setdefault(s.span.path, []).append(s)
+        else:
+            ranges.setdefault((s.span.path, s.first_line, s.last_line), []).append(s)
+    at: dict[tuple[str, int], list[Suppression]] = {}
+    for (path, a, b), group in ranges.items():
+        for line in range(a, b + 1):
+            at.setdefault((path, line), []).extend(group)
     kept = []
     for d in diags:
         hit = False
-        for s in sups:
-            if s.span.path == d.span.path and s.covers(d):
+        for s in (*whole.get(d.span.path, ()), *at.get((d.span.path, d.span.line), ())):
+            if s.covers(d):
                 s.used.add(d.code)
                 hit = True
         if not hit:

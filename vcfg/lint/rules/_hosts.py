@@ -24,7 +24,7 @@ background and the loop body stops nothing.  Launches of different files overlap
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from vcfg.launch.shape import Shape
 from vcfg.lint.constraints import UNKNOWN, option
@@ -217,9 +217,17 @@ class Neighbours:
     """For each launch of ``pool``: the launches listed before it that share its host and
     run at the same time (built once per rule, indexed by file and by `--host`)."""
 
-    def __init__(self, run: RunContext, pool: list[LaunchContext]) -> None:
+    def __init__(self, run: RunContext, pool: list[LaunchContext],
+                 keys: Optional[dict[int, Iterable[Any]]] = None) -> None:
+        """``keys`` (id of a launch -> its ports, GPUs, ...): only launches sharing a
+        key are neighbours, so a rule over many launches with distinct ports is linear."""
         self.run = run
         self.order = {id(x): i for i, x in enumerate(pool)}
+        self.keys = {k: set(v) for k, v in keys.items()} if keys is not None else None
+        self.by_key: dict[Any, set[int]] = {}
+        for k, v in (self.keys or {}).items():
+            for key in v:
+                self.by_key.setdefault(key, set()).add(k)
         self.by_machine: dict[str, list[LaunchContext]] = {}
         self.by_address: dict[str, list[LaunchContext]] = {}
         for x in pool:
@@ -238,6 +246,11 @@ class Neighbours:
         near = {id(x): x for x in self.by_machine.get(m, ())} if m is not None else {}
         if h:
             near.update((id(x), x) for x in self.by_address.get(h, ()))
+        if self.keys is not None:
+            sharing: set[int] = set()
+            for key in self.keys.get(id(lc), ()):
+                sharing |= self.by_key[key]
+            near = {k: x for k, x in near.items() if k in sharing}
         for other in sorted(near.values(), key=lambda x: self.order[id(x)]):
             if self.order[id(other)] >= mine:
                 break

@@ -25,7 +25,7 @@ RULE = Rule(
 )
 
 #: problems that are about vcfg's limits rather than the user's script
-_INFO = {"internal", "too-deep"}
+_INFO = {"internal", "too-deep", "limit"}
 
 
 def check(fc: FileContext) -> Iterator[Diagnostic]:

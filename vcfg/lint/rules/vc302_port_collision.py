@@ -63,7 +63,7 @@ def _help(b: _ports.Listener) -> str:
 def check(run: RunContext) -> Iterator[Diagnostic]:
     pool = [lc for lc in run.launches if lc.inv.kind in ("serve", "proxy")]
     found = {id(lc): _ports.listeners(lc) for lc in pool}
-    near = _hosts.Neighbours(run, pool)
+    near = _hosts.Neighbours(run, pool, {k: [p for li in v for p in li.ports] for k, v in found.items()})
     for lc in pool:
         mine = found[id(lc)]
         reported: set[int] = set()

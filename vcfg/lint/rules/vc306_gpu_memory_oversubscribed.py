@@ -72,7 +72,7 @@ def _num(x: float) -> str:
 def check(run: RunContext) -> Iterator[Diagnostic]:
     pool = _hosts.serves(run)
     info: dict[int, tuple[Any, Optional[float]]] = {id(lc): (_ports.gpus(lc), _share(lc)) for lc in pool}
-    near = _hosts.Neighbours(run, pool)
+    near = _hosts.Neighbours(run, pool, {k: v[0] or () for k, v in info.items()})
     for lc in pool:
         mine, share = info[id(lc)]
         if not mine or share is None:
@@ -82,8 +82,13 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
             others = [(o, info[id(o)][1]) for o in before if g in info[id(o)][0]]
             total = share + sum(s for _, s in others)
             if others and total > 1.0 + 1e-9:
-                shares = " + ".join(_num(s) for s in [*(s for _, s in others), share])
-                places = ", ".join(_hosts.where(lc, o) for o, _ in others)
+                # at most four others by name: a message does not grow with the script
+                shown, more = others[:4], len(others) - 4
+                tail = f" and {more} more" if more > 0 else ""
+                shares = (" + ".join(_num(s) for s in [*(s for _, s in shown), share]) if more <= 0 else
+                          f"{_num(share)} + {len(others)} x {_num(others[0][1])}" if len({s for _, s in others}) == 1
+                          else f"{_num(share)} + {_num(total - share)} ({len(others)} others)")
+                places = ", ".join(_hosts.where(lc, o) for o, _ in shown) + tail
                 launches = "launch" if len(others) == 1 else "launches"
                 yield RULE.diag(
                     _spot(lc),
