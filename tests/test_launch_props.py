@@ -3,7 +3,7 @@ ever raises (binary, invalid UTF-8, unterminated quotes, huge, deeply nested).""
 
 import shlex
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from vcfg.catalog.model import Catalog, Flag
@@ -56,6 +56,7 @@ QUOTERS = [q_single, q_double, q_ansi, q_backslash]
 
 @SETTINGS
 @given(st.lists(st.tuples(ARG, st.integers(0, 3), st.booleans()), min_size=1, max_size=8))
+@example([("", 0, False), ("\x0c", 3, True)])  # an escaped form feed after a continuation (was dropped)
 def test_quoting_round_trip(items):
     argv = [a for a, _, _ in items]
     parts = []

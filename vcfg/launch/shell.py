@@ -116,6 +116,23 @@ _EXPANSION_TYPES = frozenset({
 })
 
 _BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
+
+
+def _logical_line_end(data: bytes, start: int) -> int:
+    """Where the line holding ``start`` ends, continuations (backslash-newline) followed."""
+    pos = start
+    while True:
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            return len(data)
+        k = nl
+        while k > start and data[k - 1 : k] == b"\\":
+            k -= 1
+        if (nl - k) % 2 == 0:  # an even run of backslashes escapes none of the newline
+            return nl
+        pos = nl + 1
+
+
 _INT_TESTS: dict[str, Callable[[int, int], bool]] = {
     "-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
     "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b,
@@ -1127,10 +1144,9 @@ class _Interp(Arith):
                         self.span(a),
                     )
         if prev_end >= 0:
-            nl = data.find(b"\n", prev_end)
-            nl = len(data) if nl < 0 else nl
+            nl = _logical_line_end(data, prev_end)
             tail = data[prev_end:nl]
-            if b"\\" in tail and not tail.strip(b" \t\\\x0b\x0c"):
+            if b"\\" in tail and not tail.replace(b"\\\n", b"").strip(b" \t\\\x0b\x0c"):
                 self.gap_escapes(argv, prev_end, nl)
                 if _BLANK_AFTER_BACKSLASH.search(tail):
                     self.problem(
