@@ -351,3 +351,32 @@ def test_nul_bytes_after_a_launch(tmp_path: Path) -> None:
     (tmp_path / "nul.sh").write_bytes(b"vllm serve m --tensor-parallel-sise 2\n" + b"\0" * 30_000)
     p = vcfg("lint", "--format", "concise", "nul.sh", cwd=tmp_path, timeout=10)
     assert p.elapsed < 6 and "nul.sh:2:1: VC000" in p.out and "VC001" in p.out, p.out  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ file policy
+
+
+def test_catalog_build_says_so_before_downloading(tmp_path: Path, monkeypatch, capsys) -> None:
+    from vcfg.catalog.extract import source
+    from vcfg.errors import VcfgError
+
+    monkeypatch.setattr(source, "cache_dir", lambda: tmp_path)
+
+    def no_network(version: str) -> Path:
+        raise VcfgError("no network in this test")
+
+    monkeypatch.setattr(source, "download_wheel", no_network)
+    with pytest.raises(VcfgError):
+        source.from_version("0.33.0")
+    assert "downloading the vllm 0.33.0 wheel" in capsys.readouterr().err
+
+
+def test_model_config_json_that_is_a_fifo(tmp_path: Path) -> None:
+    model = tmp_path / "models" / "m"
+    model.mkdir(parents=True)
+    os.mkfifo(model / "config.json")
+    (tmp_path / "serve.sh").write_text(f"vllm serve {model}\n")
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path, timeout=8)
+    assert p.returncode in (0, 1), p.err
+    p = vcfg("plan", "--model", str(model), "--gpus", "8", cwd=tmp_path, timeout=8)
+    assert p.returncode == 2 and "not a regular file" in p.err, p.err

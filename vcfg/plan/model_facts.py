@@ -294,13 +294,26 @@ def _replace(facts: ModelFacts, **kw: Any) -> ModelFacts:
 
 def _read_json(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
+        from vcfg.fileio import MAX_BYTES, read_regular
+
+        data = read_regular(str(path))
+        if len(data) > MAX_BYTES:
+            raise VcfgError(f"{path}: larger than {MAX_BYTES >> 20} MiB, not read")
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise VcfgError(f"{path}: not UTF-8 text") from None
     except OSError as e:
         raise VcfgError(f"cannot read {path}: {e.strerror or e}") from None
     try:
-        return json.loads(text)
+        from vcfg.bounded import json_loads
+
+        return json_loads(text)
+    except RecursionError:
+        raise VcfgError(f"{path}: JSON nested too deeply") from None
     except json.JSONDecodeError as e:
         raise VcfgError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except ValueError as e:  # a number of more than 100 digits
+        raise VcfgError(f"{path}: {e}") from None
 
 
 def load_facts(model: Optional[str] = None, config_file: Optional[str] = None) -> ModelFacts:

@@ -189,6 +189,9 @@ def from_version(version: str, *, download: bool = True) -> VllmSource:
         return src
     if not download:
         raise VcfgError(f"vllm {version} is not in the cache ({dest})")
+    # the file policy (docs/file-policy.md): say so before anything is downloaded
+    print(f"vcfg: downloading the vllm {version} wheel from the package index with pip "
+          f"(its .py files are kept in {dest})", file=sys.stderr, flush=True)
     wheel = download_wheel(version)
     try:
         extract_python(wheel, dest)

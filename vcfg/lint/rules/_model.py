@@ -79,7 +79,10 @@ def _load(cfg_file: str, stamp: tuple[int, int]) -> Optional[Model]:
 
     try:
         facts = load_facts(model=str(Path(cfg_file).parent))
-        raw = json.loads(Path(cfg_file).read_text(encoding="utf-8"))
+        from vcfg.bounded import json_loads
+        from vcfg.fileio import MAX_BYTES, read_regular
+
+        raw = json_loads(read_regular(cfg_file)[:MAX_BYTES])
     except (VcfgError, OSError, ValueError, TypeError, ArithmeticError, AttributeError, RecursionError):
         return None
     if not isinstance(raw, dict):
