@@ -59,3 +59,25 @@ def release_of(inv: Any) -> Release:
     if image.text is None:
         return Release(None, "the image is not known: " + image.describe_unknown(), None)
     return image_release(image.text)
+
+
+#: vllm/vllm-openai ran the API server module (``python3 -m
+#: vllm.entrypoints.openai.api_server``, which takes --model) as its entrypoint up to at
+#: least 0.8.5 (the Dockerfile's ENTRYPOINT as a maintainer quoted it on 2025-05-04,
+#: vllm-project/vllm#17172; `vllm serve` only came with 0.5, vllm-project/vllm#6431);
+#: later tags are taken to run `vllm serve`.
+_API_SERVER_UNTIL = (0, 8, 5)
+
+
+def runs_api_server(image: Optional[str]) -> bool:
+    """Whether a vLLM image run with only arguments runs the API server module rather
+    than ``vllm serve``: builds other than vllm/vllm-openai (opea/vllm, a vllm-cpu
+    build), and vllm/vllm-openai tags up to 0.8.5."""
+    if not image:
+        return False
+    if "vllm-openai" not in image:
+        return True
+    v = image_release(image).version
+    if v is None:
+        return False
+    return tuple(int(x) for x in v.split(".")) <= _API_SERVER_UNTIL

@@ -1792,9 +1792,12 @@ class _Interp(Arith):
                 self.classify(list(rest), env, ctx._replace(container=True), span, redirects)
             return
         args = list(argv[i + 1 :])
-        # vllm/vllm-openai runs `vllm serve`; other builds of vLLM run the API server
-        # module, which takes --model (as readers/_containers.image_entrypoint_words)
-        self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, ("serve",) if official else (), env, [],
+        # vllm/vllm-openai runs `vllm serve`; other builds of vLLM (and vllm-openai up to
+        # 0.8.5) run the API server module, which takes --model (release.runs_api_server)
+        from vcfg.launch.release import runs_api_server
+
+        sub = () if not official or ("vllm-openai" in image and runs_api_server(image)) else ("serve",)
+        self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, sub, env, [],
                             False, ctx, span, redirects, wrappers + ["docker run"])
 
     def add_invocation(self, kind: str, entry: str, argv: list[Word], args: list[Word],

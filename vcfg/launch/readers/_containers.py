@@ -44,11 +44,14 @@ def is_vllm_image(image: Optional[str]) -> bool:
 
 def image_entrypoint_words(image: Word) -> list[Word]:
     """What a vLLM image runs when nothing replaces its entrypoint: ``vllm serve`` for
-    vllm/vllm-openai, the API server module for other builds of vLLM (opea/vllm ...),
+    vllm/vllm-openai, the API server module for other builds of vLLM (opea/vllm ...)
+    and for vllm/vllm-openai up to 0.8.5 (`vcfg.launch.release.runs_api_server`),
     which take ``--model``."""
+    from vcfg.launch.release import runs_api_server
+
     sp = image.span
-    names = ["vllm", "serve"] if "vllm-openai" in (image.text or "") else \
-        ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+    names = ["python3", "-m", "vllm.entrypoints.openai.api_server"] if runs_api_server(image.text or "x") \
+        else ["vllm", "serve"]
     return [Word(t, sp, t, (Run(0, len(t), sp, False),)) for t in names]
 
 
