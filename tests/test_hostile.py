@@ -380,3 +380,20 @@ def test_model_config_json_that_is_a_fifo(tmp_path: Path) -> None:
     assert p.returncode in (0, 1), p.err
     p = vcfg("plan", "--model", str(model), "--gpus", "8", cwd=tmp_path, timeout=8)
     assert p.returncode == 2 and "not a regular file" in p.err, p.err
+
+
+# ------------------------------------------------------------------ clear findings
+
+
+def test_bom_is_reported_and_the_launch_still_seen(tmp_path: Path) -> None:
+    (tmp_path / "bom.sh").write_bytes(b"\xef\xbb\xbfvllm serve m --tensor-parallel-sise 2\n")
+    p = vcfg("lint", "--format", "concise", "bom.sh", cwd=tmp_path)
+    assert "bom.sh:1:1: VC000 [error] the file starts with a UTF-8 byte-order mark" in p.out, p.out
+    assert "bom.sh:1:15: VC001" in p.out and "1 vLLM launch" in p.out, p.out
+
+
+def test_en_dash_says_the_ascii_it_stands_for(tmp_path: Path) -> None:
+    (tmp_path / "dash.sh").write_text("vllm serve m \u2013tensor-parallel-size 2\n")
+    p = vcfg("lint", "--format", "concise", "dash.sh", cwd=tmp_path)
+    assert "dash.sh:1:14: VC001" in p.out and "an en dash (U+2013) where `--` is meant" in p.out, p.out
+    assert "`--tensor-parallel-size`" in p.out, p.out

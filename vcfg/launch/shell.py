@@ -2687,6 +2687,14 @@ def parse_script(
     if b"\x00" in data:
         k = data.index(b"\x00")
         problems.append(ParseProblem("encoding", "NUL byte: this looks like a binary file", li.span(k, k + 1)))
+    if data.startswith(b"\xef\xbb\xbf"):
+        # bash reads the mark as part of the first command's name ("\ufeffvllm: command
+        # not found"): said once, and the script read as if it were not there (the
+        # same byte offsets, so every position stays the file's own)
+        problems.append(ParseProblem(
+            "encoding", "the file starts with a UTF-8 byte-order mark (BOM): bash reads it as part of "
+            "the first command's name, which is then not found; save the file without it", li.span(0, 3)))
+        data = b"   " + data[3:]
     interp = _Interp(data, path, environ, args, li)
     root = None
     try:

@@ -28,6 +28,7 @@ from vcfg.launch.args.converters import (
     human_readable_int_or_auto,
 )
 from vcfg.launch.args.jsonpos import JsonDoc, JsonSyntaxError, _doc_from
+from vcfg.launch.args.lookalike import lookalikes
 from vcfg.launch.args.results import ArgProblem, OptionValue, ParsedArgs
 from vcfg.launch.model import SERVE, Invocation, LaunchPlan, Span, Word, join_spans
 
@@ -154,7 +155,8 @@ class Parser:
                 else:
                     extras.append(t.word if not t.start else t.word.slice(t.start, len(t.word.value)))
                     if t.text is not None:
-                        self.problem("extra-argument", f"unrecognized argument {t.text!r}", t.span())
+                        self.problem("extra-argument", f"unrecognized argument {t.text!r}" + lookalikes(t.text),
+                                     t.span())
                 i += 1
                 continue
             if k == "-":
