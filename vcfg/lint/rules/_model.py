@@ -10,7 +10,6 @@ config.json, an unreadable or partial config, or a launch that rewrites the conf
 
 from __future__ import annotations
 
-import json
 import os
 from functools import lru_cache
 from pathlib import Path
