@@ -425,7 +425,8 @@ def _env_present(src, name: str) -> bool:
 
 def _field_present(src, dotted: str) -> bool:
     cls, fld = dotted.split(".")
-    for rel in ("vllm/config/kv_transfer.py", "vllm/config/__init__.py", "vllm/config.py"):
+    # every module of vllm/config/ (the classes moved out of config.py in 0.10), then config.py
+    for rel in [*src.py_files("vllm/config"), "vllm/config.py"]:
         text = src.read(rel)
         if not text:
             continue
