@@ -53,11 +53,30 @@ def json_options(lc: LaunchContext) -> Iterator[tuple[Any, Any]]:
         return
     for ov in pa.options.values():
         f = ov.flag
-        if f is None or ov.json is None or not f.config_class_of_value:
+        if f is None or ov.json is None:
             continue
-        cls = lc.catalog.config(f.config_class_of_value)
+        name = value_class(lc.catalog, f)
+        cls = lc.catalog.config(name) if name else None
         if cls is not None and isinstance(ov.json.value, dict):
             yield ov, cls
+
+
+def value_class(catalog: Any, flag: Any) -> Optional[str]:
+    """The config class a JSON-valued flag's object becomes: argparse builds it
+    (``type='config'``), or a plain ``json.loads`` dict that ``create_engine_config``
+    passes to the class of the flag's field as keywords (``--speculative-config``:
+    ``SpeculativeConfig(**self.speculative_config)``, 0.13.0 engine/arg_utils.py:1300;
+    ``--watermark-config``, ``--diffusion-config`` likewise), when the field takes
+    that class and nothing else (``None`` aside)."""
+    if flag.config_class_of_value:
+        return flag.config_class_of_value
+    if flag.type != "json" or not flag.config_class or not flag.config_field:
+        return None
+    owner = catalog.config(flag.config_class)
+    fld = owner.field(flag.config_field) if owner is not None else None
+    if fld is None or not fld.nested or not all(h in (fld.nested, "None") for h in fld.hints):
+        return None
+    return fld.nested
 
 
 def kv_transfer(lc: LaunchContext) -> Optional[tuple[Any, dict[str, Any]]]:

@@ -8,6 +8,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
+from vcfg.lint.rules._config_json import config_objects, judged_field, value_span
 
 RULE = Rule(
     code="VC006",
@@ -18,7 +19,8 @@ RULE = Rule(
         "argparse only converts the type; the bounds declared on vLLM's config fields "
         "(for example gpu-memory-utilization in (0, 1], tensor-parallel-size >= 1) are "
         "checked later, when the engine config is built, after the model's config was "
-        "fetched."
+        "fetched. Numbers inside a JSON-valued option (`--speculative-config`, "
+        "`--compilation-config`, ...) are held to the same bounds of their config class."
     ),
     when_vllm_fails="when the engine config is built, before the model loads",
     example="vllm serve facebook/opt-125m --gpu-memory-utilization 1.5\n",
@@ -44,16 +46,35 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         fld = cls.field(f.config_field) if cls is not None else None
         if fld is None or fld.constraint is None:
             continue
-        c = fld.constraint
-        broken = [(sym, bound) for key, sym, ok in _OPS
-                  if (bound := getattr(c, key)) is not None and not ok(v, bound)]
-        if broken:
-            need = " and ".join(f"{sym} {_num(b)}" for sym, b in _bounds(c))
+        need = _violated(fld.constraint, v)
+        if need:
             yield RULE.diag(
                 span(lc, ov.value_span or ov.span),
                 f"`{f.long_name}` must be {need}, got {_num(v)}",
                 help=f"{f.config_class}.{f.config_field} is declared with these bounds",
             )
+    # the same bounds on the keys of JSON-valued options (one walk: VC022-VC025's)
+    for obj in config_objects(lc):
+        for key, v in obj.value.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+            fld = judged_field(obj.cls, key)
+            need = _violated(fld.constraint, v) if fld is not None and fld.constraint else None
+            if need:
+                yield RULE.diag(
+                    value_span(lc, obj, key),
+                    f"`{key}` in {obj.where} must be {need}, got {_num(v)}",
+                    help=f"{obj.cls.name}.{key} is declared with these bounds at {fld.loc}",
+                )
+
+
+def _violated(c, v):  # type: ignore[no-untyped-def]
+    """The bounds text when ``v`` breaks one of them, else None."""
+    if c is None:
+        return None
+    if any((bound := getattr(c, key)) is not None and not ok(v, bound) for key, _, ok in _OPS):
+        return " and ".join(f"{sym} {_num(b)}" for sym, b in _bounds(c))
+    return None
 
 
 def _bounds(c):  # type: ignore[no-untyped-def]
