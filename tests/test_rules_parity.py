@@ -69,3 +69,68 @@ def test_valid_speculative_config_is_clean(tmp_path, version):
         '"prompt_lookup_max":4}\''
     )
     assert lint(tmp_path, text, version) == []
+
+
+# --------------------------------------------------------------------------- VC014 value sets
+
+
+@pytest.mark.parametrize("version", RELEASES)
+@pytest.mark.parametrize(
+    ("args", "bad"),
+    [
+        ("--quantization gptq4", "gptq4"),
+        ("--attention-backend FLASH", "FLASH"),
+        ("--reasoning-parser deepseek-r2", "deepseek-r2"),
+        ("--enable-auto-tool-choice --tool-call-parser hermess", "hermess"),
+    ],
+)
+def test_names_outside_the_release_value_sets(tmp_path, version, args, bad):
+    text = serve(args)
+    assert lint(tmp_path, text, version) == [("VC014", 1, col(text, bad), "error")]
+
+
+def test_kv_cache_dtype_outside_the_literal(tmp_path):
+    # 0.33: `CacheDType | str` with a field validator (VC014); 0.13: argparse choices
+    text = serve("--kv-cache-dtype fp4")
+    assert lint(tmp_path, text, "0.33.0") == [("VC014", 1, col(text, "fp4"), "error")]
+    assert lint(tmp_path, text, "0.13.0") == [("VC005", 1, col(text, "fp4"), "error")]
+
+
+@pytest.mark.parametrize("version", RELEASES)
+@pytest.mark.parametrize(
+    "args",
+    [
+        "--quantization fp8",
+        "--attention-backend flash_attn",  # upper-cased by the field validator
+        "--reasoning-parser deepseek_r1",
+        "--enable-auto-tool-choice --tool-call-parser hermes",
+        "--tool-call-parser hermess",  # only checked with --enable-auto-tool-choice
+        "--enable-auto-tool-choice --tool-call-parser my_parser --tool-parser-plugin /p/my.py",
+        "--kv-cache-dtype fp8_e4m3",
+    ],
+)
+def test_registered_names_are_clean(tmp_path, version, args):
+    assert lint(tmp_path, serve(args), version) == []
+
+
+def test_reasoning_parser_none_and_attention_auto_on_0_33(tmp_path):
+    text = serve("--reasoning-parser None --attention-backend auto")
+    assert lint(tmp_path, text, "0.33.0") == []
+    # 0.13.0 has neither mapping: AttentionBackendEnum["AUTO"] raises
+    assert [f[0] for f in lint(tmp_path, text, "0.13.0")] == ["VC014", "VC014"]
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_bundled_value_sets_cite_the_source(version):
+    from vcfg.catalog import store
+
+    cat = store.load_exact(version)
+    sets = {v.dest: v for v in cat.value_sets}
+    assert {"reasoning_parser", "tool_call_parser", "quantization", "attention_backend"} <= set(sets)
+    assert "hermes" in sets["tool_call_parser"].values
+    assert "deepseek_r1" in sets["reasoning_parser"].values
+    assert "gptq" in sets["quantization"].values and "gptq4" not in sets["quantization"].values
+    assert "FLASH_ATTN" in sets["attention_backend"].values
+    for v in sets.values():
+        assert v.loc.file.startswith("vllm/") and v.loc.line > 0
+        assert v.check.file.startswith("vllm/") and v.check.line > 0

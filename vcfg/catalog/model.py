@@ -223,6 +223,31 @@ class Site(_Frozen):
     loc: Loc
 
 
+# --------------------------------------------------------------------------- value sets
+
+
+@record(frozen=True)
+class ValueSet(_Frozen):
+    """The names vLLM accepts for an option after argparse (argparse takes any string):
+    a registry (reasoning and tool-call parsers), a ``Literal`` alias (quantization
+    methods, KV cache dtypes) or an ``Enum``'s members (attention backends), read from
+    the source (vcfg/catalog/extract/value_sets.py)."""
+
+    name: str
+    dest: str = field(description="the argparse dest whose value is checked")
+    values: list[str] = field(default_factory=list)
+    case_insensitive: bool = False
+    #: values vLLM maps away before the check ("auto", "none")
+    also: list[str] = field(default_factory=list)
+    #: a boolean dest that must be set for vLLM to check (--enable-auto-tool-choice)
+    when: Optional[str] = None
+    #: dests that let a plugin add names (the check stands down when given)
+    plugins: list[str] = field(default_factory=list)
+    stage: str = field(description="when vLLM refuses: start-up, engine config, ...")
+    check: Loc = field(description="where vLLM refuses an unknown name")
+    loc: Loc = field(description="where the names are defined")
+
+
 # --------------------------------------------------------------------------- catalog
 
 
@@ -237,6 +262,7 @@ class Catalog(_Frozen):
     flags: list[Flag] = field(default_factory=list)
     connectors: list[Connector] = field(default_factory=list)
     sites: list[Site] = field(default_factory=list)
+    value_sets: list[ValueSet] = field(default_factory=list)
 
     # Lookups are built lazily; the model is frozen, so cache on the instance dict.
     def _index(self, key: str, build):  # type: ignore[no-untyped-def]
@@ -269,6 +295,9 @@ class Catalog(_Frozen):
 
     def sites_named(self, prefix: str) -> list[Site]:
         return [s for s in self.sites if s.name == prefix or s.name.startswith(prefix + ".")]
+
+    def value_set(self, dest: str) -> Optional[ValueSet]:
+        return self._index("vset", lambda: {v.dest: v for v in self.value_sets}).get(dest)
 
     def connector(self, name: str) -> Optional[Connector]:
         return self._index("conn", lambda: {c.name: c for c in self.connectors}).get(name)

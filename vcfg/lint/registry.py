@@ -25,6 +25,7 @@ RULE_MODULES: tuple[str, ...] = (
     "vc011_yaml_false_dropped",
     "vc012_abbreviated_flag",
     "vc013_unknown_subcommand",
+    "vc014_unknown_registered_name",
     "vc020_invalid_json",
     "vc021_typographic_quotes",
     "vc022_unknown_config_key",

@@ -10,6 +10,7 @@ from vcfg.catalog.extract.flags import extract_flags
 from vcfg.catalog.model import Catalog
 from vcfg.catalog.extract.sites import extract_sites
 from vcfg.catalog.extract.source import VllmSource
+from vcfg.catalog.extract.value_sets import extract_value_sets
 from vcfg.errors import VcfgError
 from vcfg.records import RecordError, dump, load
 
@@ -32,6 +33,7 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
         flags=extract_flags(src, configs),
         connectors=connectors,
         sites=extract_sites(src, configs, connectors),
+        value_sets=extract_value_sets(src),
     )
     # The extractors build records without checks; what is saved must load back checked.
     try:
