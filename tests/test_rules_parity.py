@@ -134,3 +134,49 @@ def test_bundled_value_sets_cite_the_source(version):
     for v in sets.values():
         assert v.loc.file.startswith("vllm/") and v.loc.line > 0
         assert v.check.file.startswith("vllm/") and v.check.line > 0
+
+
+# --------------------------------------------------------------------------- validators as data
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_dcp_not_dividing_tp(tmp_path, version):
+    text = serve("-dcp 4 -tp 2")
+    assert lint(tmp_path, text, version) == [("VC226", 1, col(text, "-tp"), "error")]
+    assert lint(tmp_path, serve("-dcp 2 -tp 4"), version) == []
+
+
+def test_dcp_with_prefill_context_parallel_is_left_alone(tmp_path):
+    # with PCP > 1 vLLM 0.33 checks other sizes (config/parallel.py:601): not judged
+    assert lint(tmp_path, serve("-dcp 4 -tp 2 --prefill-context-parallel-size 2"), "0.33.0") == []
+
+
+def test_long_prefill_threshold_above_model_len(tmp_path):
+    text = serve("--max-model-len 8192 --long-prefill-token-threshold 9000")
+    assert lint(tmp_path, text, "0.33.0") == [("VC227", 1, col(text, "--long-prefill"), "error")]
+    # 0.13.0 checks it only with more than one partial prefill
+    assert lint(tmp_path, text, "0.13.0") == []
+    text2 = serve("--max-model-len 8192 --max-num-partial-prefills 2 --long-prefill-token-threshold 9000")
+    assert lint(tmp_path, text2, "0.13.0") == [("VC227", 1, col(text2, "--long-prefill"), "error")]
+    # an unset --max-model-len comes from the model: not known
+    assert lint(tmp_path, serve("--long-prefill-token-threshold 9000"), "0.33.0") == []
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_serve_argument_checks(tmp_path, version):
+    text = serve("--enable-log-outputs --enable-auto-tool-choice")
+    assert lint(tmp_path, text, version) == [
+        ("VC228", 1, col(text, "--enable-log-outputs"), "error"),
+        ("VC229", 1, col(text, "--enable-auto-tool-choice"), "error"),
+    ]
+    ok = serve("--enable-log-requests --enable-log-outputs --enable-auto-tool-choice --tool-call-parser hermes")
+    assert lint(tmp_path, ok, version) == []
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_logging_level(tmp_path, version):
+    text = "export VLLM_LOGGING_LEVEL=LOUD\n" + serve("")
+    assert lint(tmp_path, text, version) == [("VC110", 1, col(text, "LOUD"), "error")]
+    assert lint(tmp_path, "export VLLM_LOGGING_LEVEL=debug\n" + serve(""), version) == []
+    off = "export VLLM_CONFIGURE_LOGGING=0\nexport VLLM_LOGGING_LEVEL=LOUD\n" + serve("")
+    assert lint(tmp_path, off, version) == []
