@@ -180,3 +180,29 @@ def test_logging_level(tmp_path, version):
     assert lint(tmp_path, "export VLLM_LOGGING_LEVEL=debug\n" + serve(""), version) == []
     off = "export VLLM_CONFIGURE_LOGGING=0\nexport VLLM_LOGGING_LEVEL=LOUD\n" + serve("")
     assert lint(tmp_path, off, version) == []
+
+
+# --------------------------------------------------------------------------- whole values
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_compilation_config_that_is_not_an_object(tmp_path, version):
+    text = serve("--compilation-config 3")
+    assert lint(tmp_path, text, version) == [("VC024", 1, col(text, " 3") + 1, "error")]
+    assert lint(tmp_path, serve('--compilation-config \'{"cudagraph_capture_sizes":[1,2,4]}\''), version) == []
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_hf_overrides_incomplete_json_is_text(tmp_path, version):
+    text = serve("--hf-overrides '{\"a\":'")
+    assert lint(tmp_path, text, version) == [("VC024", 1, col(text, "{"), "error")]
+    assert lint(tmp_path, serve('--hf-overrides \'{"rope_scaling":{"factor":4}}\''), version) == []
+
+
+def test_max_model_len_zero(tmp_path):
+    text = serve("--max-model-len 0")
+    assert lint(tmp_path, text, "0.33.0") == [("VC230", 1, col(text, "--max-model-len"), "error")]
+    # 0.13.0 declares the field > 0: VC006, not VC230
+    assert [f[0] for f in lint(tmp_path, text, "0.13.0")] == ["VC006"]
+    assert lint(tmp_path, serve("--max-model-len auto"), "0.33.0") == []
+    assert lint(tmp_path, serve("--max-model-len -1"), "0.33.0") == []

@@ -10,6 +10,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.launch.args.lax import HRI_TEXT, field_accepts
+from vcfg.lint.rules._args import parsed, span
 from vcfg.lint.rules._config_json import config_objects, judged_field, shown, value_span
 
 RULE = Rule(
@@ -39,6 +40,7 @@ _WORDS = {"int": "an integer", "float": "a number", "str": "a string", "bool": "
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    yield from _whole_values(lc)
     for obj in config_objects(lc):
         for key, v in obj.value.items():
             f = judged_field(obj.cls, key)
@@ -48,6 +50,58 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 value_span(lc, obj, key),
                 f"`{key}` expects {expected(f)}, not `{shown(v)}`",
                 help=_help(lc, f, v),
+            )
+
+
+#: checked from 0.13.0 on (read in 0.13.0, 0.20.2, 0.27.1, 0.33.0); older parsers had a
+#: ``from_cli`` path that took a bare number as the compilation level
+_V_OBJECT_ONLY = (0, 13, 0)
+
+#: members of a field's type that take any text (a text value is not judged then)
+_TEXT_OK = ("str", "class:Any", "class:SupportsHash")
+
+
+def _whole_values(lc: LaunchContext) -> Iterator[Diagnostic]:
+    """The option's whole value where vLLM needs an object: JSON that is not an object
+    for a config class (``--compilation-config 3``: ``TypeAdapter(cls).validate_json``,
+    0.33.0 engine/arg_utils.py:369-373, fails at parse time), and text for a
+    ``union_dict_and_str`` option whose field takes no text (``--hf-overrides '{"a":'``
+    is not ``{...}``-shaped, so it stays text, arg_utils.py:182-185, which
+    ``ModelConfig.hf_overrides``, a dict or a callable, refuses when the engine config
+    is built)."""
+    pa = parsed(lc)
+    if pa is None:
+        return
+    for ov in pa.options.values():
+        f = ov.flag
+        if f is None or not ov.known:
+            continue
+        v = ov.value
+        if (f.config_class_of_value and ov.json is not None and not isinstance(ov.json.value, dict)
+                and version_tuple(lc.catalog.vllm_version) >= _V_OBJECT_ONLY):
+            jv = ov.json.value
+            if jv is None and f.optional:
+                continue
+            yield RULE.diag(
+                span(lc, ov.value_span or ov.span),
+                f"`{f.long_name}` expects a JSON object ({f.config_class_of_value}), not `{shown(jv)}`",
+                help="write the keys as an object, e.g. '{\"key\": value}', or pass them one by one "
+                f"as {f.long_name}.key=value",
+            )
+        elif f.type == "dict_or_str" and isinstance(v, str) and f.config_class and f.config_field:
+            cls = lc.catalog.config(f.config_class)
+            fld = cls.field(f.config_field) if cls is not None else None
+            if fld is None or not fld.hints or any(h in _TEXT_OK for h in fld.hints):
+                continue
+            if not all(h in ("dict", "None", "class:Callable") for h in fld.hints):
+                continue
+            looks_json = v.lstrip().startswith("{")
+            yield RULE.diag(
+                span(lc, ov.value_span or ov.span),
+                f"`{f.long_name}` expects a JSON object, not text `{v if len(v) <= 40 else v[:37] + '...'}`"
+                + (" (the JSON is not complete, so vllm reads it as text)" if looks_json else ""),
+                help="close the JSON object" if looks_json else "write a JSON object",
+                notes=(f"{f.config_class}.{f.config_field} refuses text when the engine config is built",),
             )
 
 
