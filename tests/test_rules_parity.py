@@ -206,3 +206,10 @@ def test_max_model_len_zero(tmp_path):
     assert [f[0] for f in lint(tmp_path, text, "0.13.0")] == ["VC006"]
     assert lint(tmp_path, serve("--max-model-len auto"), "0.33.0") == []
     assert lint(tmp_path, serve("--max-model-len -1"), "0.33.0") == []
+
+
+def test_quantization_a_known_plugin_registers_is_clean(tmp_path):
+    # vllm-ascend registers `ascend` (knowledge pack plugin-ascend.toml, names)
+    assert lint(tmp_path, serve("--quantization ascend"), "0.33.0") == []
+    text = serve("--quantization ascendd")
+    assert lint(tmp_path, text, "0.33.0") == [("VC014", 1, col(text, "ascendd"), "error")]

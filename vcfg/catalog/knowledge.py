@@ -350,6 +350,9 @@ class Plugin(_Versioned):
     env: list[PluginEnv] = field(default_factory=list)
     #: the connectors it registers (their facts are [[connector]] entries with plugin = name)
     connectors: list[str] = field(default_factory=list)
+    #: option dest -> the names it registers for that option (``quantization =
+    #: ["ascend"]``); VC014 accepts them, since vcfg cannot tell the plugin is absent
+    names: dict[str, list[str]] = field(default_factory=dict)
     note: str = ""
 
     @property

@@ -23,7 +23,8 @@ RULE = Rule(
         "time; vLLM looks the name up later in a registry, a Literal or an enum and "
         "stops when it is not there. vcfg reads those names from each release's source "
         "(the catalog's value sets, each with file:line). A --tool-parser-plugin or "
-        "--reasoning-parser-plugin may add names, so vcfg stays silent when one is given."
+        "--reasoning-parser-plugin may add names, so vcfg stays silent when one is given, "
+        "and for the names a known plugin registers (vllm-ascend's `ascend` quantization)."
     ),
     when_vllm_fails=(
         "parsers: at start-up, before the engine is built; the others when the engine "
@@ -48,7 +49,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             on, _ = c.option(lc, vs.when)
             if on is not True:
                 continue
-        if _accepted(vs, ov.value):
+        if _accepted(vs, ov.value) or _plugin_name(lc, vs.dest, ov.value):
             continue
         near = did_you_mean(ov.value, vs.values, cutoff=0.6) or (
             did_you_mean(ov.value.upper(), vs.values, cutoff=0.6) if vs.case_insensitive else []
@@ -67,6 +68,11 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
 def _given(lc: LaunchContext, dest: str) -> bool:
     ov = parsed(lc).get(dest)
     return ov is not None and (not ov.known or bool(ov.value))
+
+
+def _plugin_name(lc: LaunchContext, dest: str, value: str) -> bool:
+    """A name a known out-of-tree plugin registers (knowledge packs: ``names``)."""
+    return any(value in p.names.get(dest, ()) for p in lc.target.knowledge.plugins)
 
 
 def _accepted(vs: Any, value: str) -> bool:
