@@ -59,7 +59,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 continue
             fld = judged_field(obj.cls, key)
-            need = _violated(fld.constraint, v) if fld is not None and fld.constraint else None
+            if fld is None or fld.constraint is None:
+                continue
+            need = _violated(fld.constraint, v)
             if need:
                 yield RULE.diag(
                     value_span(lc, obj, key),
