@@ -66,5 +66,7 @@ def test_an_image_older_than_every_bundled_catalog(tmp_path):
     f = tmp_path / "pod.yaml"
     f.write_text(POD.format(tag="v0.6.6"))
     res = lint_paths([str(f)], None, config=LintConfig())
-    assert not res.internal_errors and res.summary.vllm_version == store.newest_bundled()
-    assert "names vllm 0.6.6, which has no bundled catalog" in res.summary.version_note
+    # the oldest bundled catalog is the nearest to 0.6.6, not the newest
+    assert not res.internal_errors and res.summary.vllm_version == store.bundled_versions()[0]
+    assert f"names vllm 0.6.6, older than every bundled catalog: checked against the oldest, {store.bundled_versions()[0]}" \
+        in res.summary.version_note

@@ -80,8 +80,22 @@ def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: igno
 
         try:
             cat, note = store.load(rel.version)
-        except VcfgError:  # older than every bundled catalog: the run's release (the summary says so)
-            return None
+        except VcfgError:
+            # older than every bundled catalog: the oldest is far nearer to it than the
+            # run's release (a 0.9.2 image checked against 0.33.0 reports flags and
+            # variables removed years later); the note says what was used
+            from vcfg.catalog.versions import parse_version
+
+            oldest = store.bundled_versions()[0]
+            try:
+                older = parse_version(rel.version) < parse_version(oldest)
+            except VcfgError:
+                older = False
+            if not older:
+                return None
+            cat, _ = store.load(oldest)
+            note = (f"the image {rel.image} names vllm {rel.version}, older than every bundled catalog: "
+                    f"checked against the oldest, {oldest}")
         full = "; ".join(x for x in (rel.note, note) if x)
         hit = cache[rel.version] = Target(catalog=cat, knowledge=target.knowledge, config=target.config,
                                           version_note=full, pinned=False)
