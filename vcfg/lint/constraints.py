@@ -17,6 +17,7 @@ holds and the ``unless`` condition is known not to.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
@@ -105,15 +106,21 @@ class Constraint:
 
 def flag_by_dest(catalog: Any, dest: str) -> Any:
     """The catalog flag that stores into ``dest``, or None."""
+    # built once per catalog (the catalog's own index cache); looked up on every
+    # operand of every constraint of every launch, so the hit path is one dict read
+    index = catalog.__dict__.get("_vcfg_index")
+    by_dest = index.get("vcfg_lint_dest") if index is not None else None
+    if by_dest is None:
 
-    def build() -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in catalog.flags:
-            if not f.positional:
-                out.setdefault(f.dest, f)
-        return out
+        def build() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for f in catalog.flags:
+                if not f.positional:
+                    out.setdefault(f.dest, f)
+            return out
 
-    return catalog._index("vcfg_lint_dest", build).get(dest)
+        by_dest = catalog._index("vcfg_lint_dest", build)
+    return by_dest.get(dest)
 
 
 def is_static_default(value: Any) -> bool:
@@ -156,23 +163,48 @@ def script_binding(lc: LaunchContext, name: str) -> Any:
 
 
 def _resolve(lc: LaunchContext, op: Operand) -> Value:
+    # many entries read the same options of one launch (tensor_parallel_size, ...):
+    # where each (option, given) comes from is found once per launch, each entry
+    # only applies its own ``convert``
+    memo = lc.memo.get("constraints._raw")
+    if memo is None:
+        memo = lc.memo["constraints._raw"] = {}
+    raw = memo.get((op.key, op.given))
+    if raw is None:
+        raw = memo[(op.key, op.given)] = _raw(lc, op)
+    value, name, given, span, text = raw
+    if value is _ABSENT:
+        return Value(op.absent, name)
+    if value is UNKNOWN:
+        return Value(UNKNOWN, name)
+    return Value(op.convert(value), name, given, span, text)
+
+
+#: the release has no such option (the operand's ``absent`` value applies)
+_ABSENT: Any = object()
+
+
+def _raw(lc: LaunchContext, op: Operand) -> tuple[Any, str, bool, Optional[Span], Optional[str]]:
+    """(value before ``convert``, name, given, span, text) of an operand on one launch:
+    the value is UNKNOWN when vcfg cannot know it, _ABSENT when the release has no
+    such option."""
     if op.key.startswith("env:"):
         name = op.attr
         b = script_binding(lc, name)
         if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
-            return Value(UNKNOWN, name)
-        return Value(op.convert(b.value.text), name, True, dspan(b.value.span, lc.path), b.value.text)
-    if not has_option(lc, op.key):
-        return Value(op.absent, op.key)
-    value, ov = option(lc, op.key, given=op.given)
+            return UNKNOWN, name, False, None, None
+        return b.value.text, name, True, dspan(b.value.span, lc.path), b.value.text
     flag = flag_by_dest(lc.catalog, op.key)
+    if flag is None:
+        return _ABSENT, op.key, False, None, None
+    value, ov = option(lc, op.key, given=op.given)
     if ov is None:
-        return Value(UNKNOWN if value is UNKNOWN else op.convert(value), flag.long_name)
+        return value, flag.long_name, False, None, None
     if value is UNKNOWN:
-        return Value(UNKNOWN, ov.written)
+        return UNKNOWN, ov.written, False, None, None
     where = ov.name_span
     path = lc.path if not where.file or where.file == lc.inv.span.file else where.file
-    return Value(op.convert(value), ov.written.split("=", 1)[0], True, dspan(where, path))
+    return value, ov.written.split("=", 1)[0], True, dspan(where, path), None
 
 
 # --------------------------------------------------------------------------- checking
@@ -200,19 +232,15 @@ def _order(s: Span, path: str) -> tuple[int, int, int]:
 
 def evaluate(entry: Constraint, lc: LaunchContext) -> Optional[dict[str, Value]]:
     """The resolved operands when the entry is violated (and not excused), else None."""
-    from vcfg.catalog.versions import parse_range, parse_version
-
     if lc.inv.kind != "serve" or lc.args is None:
         return None
-    if entry.versions:
-        try:
-            if parse_version(lc.target.version) not in parse_range(entry.versions):
-                return None
-        except Exception:  # noqa: BLE001 - an odd version string: stay silent
-            return None
-    values = {op.attr: _resolve(lc, op) for op in entry.operands}
-    if any(v.value is UNKNOWN for v in values.values()):
+    if entry.versions and not _holds(entry.versions, lc.target.version):
         return None
+    values: dict[str, Value] = {}
+    for op in entry.operands:
+        v = values[op.attr] = _resolve(lc, op)
+        if v.value is UNKNOWN:  # undecided: the other operands cannot change that
+            return None
     raw = SimpleNamespace(**{k: v.value for k, v in values.items()})
     try:
         if not entry.violated(raw) or entry.unless(raw):
@@ -223,6 +251,18 @@ def evaluate(entry: Constraint, lc: LaunchContext) -> Optional[dict[str, Value]]
     except (TypeError, ValueError, ArithmeticError, AttributeError):
         return None
     return values
+
+
+@lru_cache(maxsize=256)
+def _holds(versions: str, version: str) -> bool:
+    """Whether release ``version`` is in the range ``versions`` (an odd version string:
+    False, the entry stays silent); parsed once per (range, release), not per launch."""
+    from vcfg.catalog.versions import parse_range, parse_version
+
+    try:
+        return parse_version(version) in parse_range(versions)
+    except Exception:  # noqa: BLE001 - an odd version string: stay silent
+        return False
 
 
 def check(rule: Any, entry: Constraint, lc: LaunchContext) -> Iterator[Diagnostic]:
