@@ -122,10 +122,10 @@ def _spec_files(spec: DeploymentSpec, root: Path) -> list[str]:
     return out
 
 
-def _started(fc: Any) -> list[str]:
+def _started(fc: Any, real: str, folders: "_Folders") -> list[str]:
     """Real paths of the existing files a script starts, resolved from its folder."""
     out: list[str] = []
-    if not os.path.isfile(fc.path):
+    if not folders.isfile(real):
         return out
     base = Path(fc.path).parent
     for w in getattr(fc.plan, "starts", ()):
@@ -133,7 +133,7 @@ def _started(fc: Any) -> list[str]:
         if not t or "$" in t:
             continue
         p = Path(t) if os.path.isabs(t) else base / t
-        if p.is_file():
+        if folders.isfile(str(p)):
             out.append(_key(str(p)))
     return out
 
@@ -147,24 +147,52 @@ _NAMED = re.compile(rb"(?:\b(?:bash|sh|zsh|dash|ksh|source)|(?:^|[;&|(\s])\.)\s+
 
 
 class _Folders:
-    """Per folder, once per run: which of its scripts name which file names."""
+    """Per folder, once per run: its listing (one ``scandir``: which names are files)
+    and which of its scripts name which file names."""
 
     def __init__(self) -> None:
         self.index: dict[Path, dict[bytes, list[str]]] = {}
+        #: folder -> its entries by name, sorted (None: the folder cannot be listed)
+        self.listings: dict[str, Optional[dict[str, os.DirEntry[str]]]] = {}
+        self.files: dict[str, bool] = {}
+
+    def listing(self, folder: str) -> Optional[dict[str, "os.DirEntry[str]"]]:
+        if folder not in self.listings:
+            try:
+                with os.scandir(folder) as it:
+                    self.listings[folder] = {e.name: e for e in sorted(it, key=lambda e: e.name)}
+            except OSError:
+                self.listings[folder] = None
+        return self.listings[folder]
+
+    def isfile(self, path: str) -> bool:
+        """``os.path.isfile``, answered from the folder's listing (a stat only for a
+        symbolic link; a folder that cannot be listed is asked directly)."""
+        if path not in self.files:
+            folder, name = os.path.split(path)
+            entries = self.listing(folder or ".") if name else None
+            if entries is None:
+                self.files[path] = os.path.isfile(path)
+            else:
+                e = entries.get(name)
+                try:
+                    self.files[path] = e is not None and e.is_file()
+                except OSError:
+                    self.files[path] = False
+        return self.files[path]
 
     def naming(self, folder: Path, name: bytes) -> list[str]:
         if folder not in self.index:
             self.index[folder] = self._scan(folder)
         return self.index[folder].get(name, [])
 
-    @staticmethod
-    def _scan(folder: Path) -> dict[bytes, list[str]]:
+    def _scan(self, folder: Path) -> dict[bytes, list[str]]:
         out: dict[bytes, list[str]] = {}
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
+        listed = self.listing(str(folder))
+        if listed is None:
             return out
-        for e in entries[:_SCAN_FILES]:
+        real_folder = _key(str(folder))
+        for e in list(listed.values())[:_SCAN_FILES]:
             if not e.name.endswith(SCRIPT_SUFFIXES):
                 continue
             try:
@@ -176,15 +204,18 @@ class _Folders:
             except OSError:
                 continue
             names = {(m.group(1) or m.group(2)).rsplit(b"/", 1)[-1] for m in _NAMED.finditer(data)}
+            # a plain file's real path is its real folder's plus its name (no lstat of
+            # every component again); a symbolic link is resolved
+            real = _key(e.path) if e.is_symlink() else os.path.join(real_folder, e.name)
             for n in names:
-                out.setdefault(n, []).append(_key(e.path))
+                out.setdefault(n, []).append(real)
         return out
 
 
 def _mentions(real: str, folders: _Folders) -> list[str]:
     """Scripts beside ``real`` or in its parent folder that name its file name: the
     candidates that may start it (checked against their own plans)."""
-    if not os.path.isfile(real):
+    if not folders.isfile(real):
         return []
     me = Path(real)
     found: list[str] = []
@@ -193,24 +224,24 @@ def _mentions(real: str, folders: _Folders) -> list[str]:
     return found
 
 
-def _format_group(real: str) -> list[str]:
+def _format_group(real: str, folders: _Folders) -> list[str]:
     """Files a format puts in one deployment with ``real``: a kustomization and its
     resources, a compose file and its override."""
-    if not os.path.isfile(real):
+    if not folders.isfile(real):
         return []
     p = Path(real)
     out: list[str] = []
     folder = p.parent
     for k in _KUSTOMIZATIONS:
         kp = folder / k
-        if kp.is_file():
+        if folders.isfile(str(kp)):
             res = _kustomize_resources(kp)
             if p.name in _KUSTOMIZATIONS or _key(real) in res:
                 out.append(_key(str(kp)))
                 out.extend(res)
             break
     for base, override in _COMPOSE_PAIRS:
-        if p.name in (base, override) and (folder / base).is_file() and (folder / override).is_file():
+        if p.name in (base, override) and folders.isfile(str(folder / base)) and folders.isfile(str(folder / override)):
             out += [_key(str(folder / base)), _key(str(folder / override))]
     return [x for x in out if x != real]
 
@@ -272,6 +303,12 @@ def group(
 
     peeked: dict[str, Optional[Any]] = {}
     folders = _Folders()
+    starts: dict[str, list[str]] = {}
+
+    def started(real: str, fc: Any) -> list[str]:
+        if real not in starts:
+            starts[real] = _started(fc, real, folders)
+        return starts[real]
 
     def peek(real: str) -> Optional[Any]:
         if real in by_real:
@@ -308,16 +345,16 @@ def group(
                 for glob, host in spec.hosts:
                     if root is not None and _match(glob, real, root):
                         hosts.setdefault(real, f"host:{host}")
-        for s in _started(fc):
+        for s in started(real, fc):
             if member(s) is not None:
                 uf.join(real, s)
                 starter_of.setdefault(s, real)
         for cand in _mentions(real, folders):
             cfc = peek(cand)
-            if cfc is not None and real in _started(cfc) and member(cand) is not None:
+            if cfc is not None and real in started(cand, cfc) and member(cand) is not None:
                 uf.join(real, cand)
                 starter_of.setdefault(real, cand)
-        for other in _format_group(real):
+        for other in _format_group(real, folders):
             if member(other) is not None:
                 uf.join(real, other)
 
@@ -336,7 +373,8 @@ def group(
         reals.sort()
         names = [spec.name for spec, members in spec_members if reals[0] in members]
         files = [by_real[r] for r in reals]
-        out.append(Deployment(names[0] if names else files[0].path, files,
-                              {by_real[r].path: host_of(r) for r in reals}))
-    out.sort(key=lambda d: _key(d.files[0].path))
-    return out
+        out.append((reals[0], Deployment(names[0] if names else files[0].path, files,
+                                         {by_real[r].path: host_of(r) for r in reals})))
+    # by the first member's real path (known: not resolved again)
+    out.sort(key=lambda x: x[0])
+    return [d for _, d in out]
