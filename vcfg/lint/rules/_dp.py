@@ -94,7 +94,14 @@ class DpView:
 
 
 def view(lc: LaunchContext) -> Optional[DpView]:
-    """The launch's DP view, None when any input is unknown (or not a serve launch)."""
+    """The launch's DP view, None when any input is unknown (or not a serve launch);
+    derived once per launch (several rules and every run's grouping ask)."""
+    if "dp.view" not in lc.memo:
+        lc.memo["dp.view"] = _view(lc)
+    return lc.memo["dp.view"]
+
+
+def _view(lc: LaunchContext) -> Optional[DpView]:
     if lc.inv.kind != "serve" or lc.args is None:
         return None
     vals = dict(
