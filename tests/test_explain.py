@@ -167,3 +167,30 @@ def test_removed_variable_replacement_is_not_a_python_list():
     assert "['" not in text
     md = render(doc, markdown=True)
     assert "use instead: `--attention-backend` or `--attention-config.backend`" in md
+
+
+def test_explain_and_connectors_read_the_projects_knowledge_packs(tmp_path, monkeypatch):
+    """[tool.vcfg] knowledge reaches explain and connectors, as it reaches lint."""
+    from click.testing import CliRunner
+
+    from vcfg.cli.commands import main
+
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "site.toml").write_text(
+        '[pack]\nname = "site"\ndescription = "a site plugin"\n\n'
+        '[[plugin]]\nname = "site-plugin"\npackage = "site_plugin"\nconnectors = ["SiteConnector"]\n'
+        'versions = ">=0.10.0"\nsources = ["example-org/site-plugin:README.md"]\n\n'
+        '[[plugin.env]]\nname = "SITE_KV_DEPTH"\ntype = "int"\ndefault = 4\nmeaning = "queue depth of the site connector"\nsources = ["example-org/site-plugin:README.md"]\n'
+    )
+    (tmp_path / ".vcfg.toml").write_text('knowledge = ["packs"]\n')
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["explain", "SITE_KV_DEPTH", "--format", "json", "--no-help-text"])
+    assert r.exit_code == 0, r.output
+    assert "site-plugin" in r.output
+    c = CliRunner().invoke(main, ["connectors", "--format", "json"])
+    assert c.exit_code == 0 and "SiteConnector" in c.output
+    # without the project's config the variable is not vcfg's to explain
+    (tmp_path / ".vcfg.toml").unlink()
+    r = CliRunner().invoke(main, ["explain", "SITE_KV_DEPTH", "--format", "json", "--no-help-text"])
+    assert "site-plugin" not in r.output

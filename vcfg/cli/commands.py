@@ -361,7 +361,7 @@ def connectors_cmd(version: Optional[str], fmt: str) -> None:
     from vcfg.explain.connectors import connector_rows, render_text
 
     cat = catalog_for(version)
-    rows = connector_rows(cat, load_packs())
+    rows = connector_rows(cat, load_packs(project_config().knowledge))
     if fmt == "json":
         echo_json({"vllm_version": cat.vllm_version, "connectors": rows})
     else:
@@ -491,7 +491,8 @@ def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool
     from vcfg.explain import explain
     from vcfg.explain.render import render
 
-    doc = explain(topic, project_version(version), with_help=not no_help_text)
+    doc = explain(topic, project_version(version), with_help=not no_help_text,
+                  knowledge_dirs=project_config().knowledge)
     if fmt == "json":
         echo_json(doc)
     else:

@@ -3,7 +3,7 @@ where vLLM defines it, how it flows, when a mistake in it surfaces, and its hist
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from vcfg.catalog import store
 from vcfg.catalog.model import Catalog
@@ -29,12 +29,15 @@ def explain(
     *,
     with_help: bool = True,
     rule_docs: RuleDocs = _rule_docs,
+    knowledge_dirs: Sequence[Any] = (),
 ) -> dict[str, Any]:
+    """``knowledge_dirs``: the project's extra packs (its ``knowledge`` setting), so a
+    plugin the project describes is explained as `vcfg lint` knows it."""
     from vcfg.catalog.knowledge import load_packs
 
     cat, note = store.load(version)
     history = store.history_between(store.bundled_versions()[0], store.bundled_versions()[-1])
-    knowledge = load_packs()
+    knowledge = load_packs(knowledge_dirs)
     rules = rule_docs()
     plugin_envs = {e.name for p in knowledge.plugins for e in p.env}
     plugin_connectors = {c for p in knowledge.plugins for c in p.connectors}
