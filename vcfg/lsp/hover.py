@@ -109,6 +109,20 @@ def _by_shape(target: Any, word: str) -> Optional[str]:
     return None
 
 
+
+def _absent_md(what: str, name: str, v: str, hist: Optional[str], gone: Any) -> Optional[str]:
+    """A name the release does not have: its history and the removed-name entry, or
+    None when vcfg knows nothing of it."""
+    if hist is None and gone is None:
+        return None
+    out = [f"**{name}**: not {what} of vllm {v}"]
+    if hist:
+        out.append(hist)
+    if gone is not None:
+        out.append(gone.sentences())
+    out.append(_footer(name, v))
+    return "\n\n".join(out)
+
 def flag_md(target: Any, name: str) -> Optional[str]:
     cat = target.catalog
     from vcfg.explain.topics import normalise_flag
@@ -117,17 +131,7 @@ def flag_md(target: Any, name: str) -> Optional[str]:
     f = completion._flag(cat, name)
     v = cat.vllm_version
     if f is None:
-        hist = history_line("flag", name, v)
-        gone = target.knowledge.removed_flag(name)
-        if hist is None and gone is None:
-            return None
-        out = [f"**{name}**: not an option of vllm {v}"]
-        if hist:
-            out.append(hist)
-        if gone is not None:
-            out.append(gone.sentences())
-        out.append(_footer(name, v))
-        return "\n\n".join(out)
+        return _absent_md("an option", name, v, history_line("flag", name, v), target.knowledge.removed_flag(name))
     out = [f"**{f.long_name}** `{completion.flag_detail(f)}`"]
     facts = []
     if f.config_class and f.config_field:
@@ -159,17 +163,7 @@ def env_md(target: Any, name: str) -> Optional[str]:
             pe = plugin.env_var(name)
             return "\n\n".join([f"**{name}**: read by the {plugin.name} plugin, not by vLLM",
                                 pe.meaning if pe else "", _footer(name, v)])
-        hist = history_line("env", name, v)
-        gone = target.knowledge.removed_env(name)
-        if hist is None and gone is None:
-            return None
-        out = [f"**{name}**: not a variable of vllm {v}"]
-        if hist:
-            out.append(hist)
-        if gone is not None:
-            out.append(gone.sentences())
-        out.append(_footer(name, v))
-        return "\n\n".join(out)
+        return _absent_md("a variable", name, v, history_line("env", name, v), target.knowledge.removed_env(name))
     detail = e.type + (f" = {_v(e.default)}" if e.default is not None else "")
     out = [f"**{name}** `{detail}`"]
     if e.choices:
