@@ -405,6 +405,22 @@ def test_positional_defaults_and_required_arguments():
     assert texts(serves(src, args=["decode", "9"])[0])[-1] == "9"
 
 
+def test_a_positional_default_is_the_model_bash_runs_without_arguments(tmp_path):
+    """`${1:-X}` run without arguments is X, as `${MODEL:-X}` is when the caller sets
+    nothing: the launches are read with it (an assumption) and clash as with a literal."""
+    src = "MODEL=${1:-Qwen/Qwen3-8B}\nvllm serve $MODEL --port 8000 &\nvllm serve $MODEL --port 8000 &\nwait\n"
+    a, b = serves(src)
+    assert texts(a) == texts(b) == ["Qwen/Qwen3-8B", "--port", "8000"]
+    assert a.args[0].assumptions == ("$1 is not set by the caller (default from ${1:-Qwen/Qwen3-8B})",)
+    found = lint(tmp_path, src)
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC306", 3, 6), ("VC302", 3, 26)]
+    assert found == lint(tmp_path, src.replace("${1:-Qwen/Qwen3-8B}", "Qwen/Qwen3-8B"))
+    # an argument the caller gives wins; inside a function its arguments are its own
+    assert texts(serves(src, args=["m2"])[0])[0] == "m2"
+    fn = "f() { vllm serve ${1:-x} --port 8000; }\nf $UNKNOWN\n"
+    assert [texts(i)[0] for i in serves(fn)] == [None]
+
+
 def test_a_proxy_script_in_an_unknown_folder_is_a_proxy():
     src = 'D=$(cd "$(dirname "$0")" && pwd)\npython3 $D/toy_proxy_server.py --port 9000\n'
     (inv,) = parse_script(src, "run.sh").invocations

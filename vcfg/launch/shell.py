@@ -2450,6 +2450,8 @@ class _Interp(Arith):
             return
         if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
             colon = op.startswith(":")
+            if name.isdigit() and name != "0" and self.st.positional is None and not self.call_stack:
+                val = None  # an argument the caller may not give, like a variable it may not set
             assumed = val is None
             if val is None:
                 is_set, is_null = False, True
