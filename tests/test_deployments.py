@@ -30,7 +30,7 @@ def write(tmp_path, files):
 def findings(tmp_path, names, config=None, errors_only=True):
     res = lint_paths([str(tmp_path / n) for n in names], V, config=config or load_config(tmp_path))
     assert not res.internal_errors, res.internal_errors
-    return sorted((d.span.path.rsplit("/", 1)[-1], d.code, d.span.line, d.span.column)
+    return sorted((d.span.file.rsplit("/", 1)[-1], d.code, d.span.line, d.span.col)
                   for d in res.diagnostics if not errors_only or d.severity in ("error", "warning"))
 
 

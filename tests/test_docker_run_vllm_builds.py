@@ -16,7 +16,7 @@ def _codes(tmp_path: Path, script: str) -> list[tuple[str, int, int]]:
     p.write_text(script)
     res = lint_paths([str(p)], "0.33.0", config=LintConfig())
     assert res.summary.launches == 1  # the launch is seen, and linted
-    return [(d.code, d.span.line, d.span.column) for d in res.diagnostics]
+    return [(d.code, d.span.line, d.span.col) for d in res.diagnostics]
 
 
 def test_other_vllm_build_takes_model_option(tmp_path: Path) -> None:

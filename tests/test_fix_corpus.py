@@ -187,5 +187,5 @@ def test_every_fix_is_declared_by_its_rule_with_its_safety(tmp_path: Path) -> No
         for d in lint_paths(paths, version).diagnostics:
             if d.fix is not None:
                 seen.add((d.code, d.fix.applicability))
-                assert d.fix.applicability in declared[d.code], (d.span.path, d.code, d.fix.description)
+                assert d.fix.applicability in declared[d.code], (d.span.file, d.code, d.fix.description)
     assert len(seen) >= 8  # the corpus exercises most of them

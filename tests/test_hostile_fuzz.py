@@ -63,7 +63,7 @@ _UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u206
 
 def _diag(message: str, path: str, help_: str) -> Diagnostic:
     return Diagnostic(code="VC001", name="unknown-option", severity="error", message=message,
-                      span=Span(path or "x.sh", 1, 1, 1, 2), help=help_ or None)
+                      span=Span.at(path or "x.sh", 1, 1, 1, 2), help=help_ or None)
 
 
 def _summary() -> Summary:
@@ -111,4 +111,4 @@ def test_positions_land_on_the_offending_text(tmp_path_factory, lines, ending, s
     rows = text.split("\n")
     assert s.line == len(lines) + 1, (s, text)
     row = rows[s.line - 1]
-    assert row[s.column - 1:s.end_column - 1] == "--tensor-parallel-sise", (s, row)
+    assert row[s.col - 1:s.end_col - 1] == "--tensor-parallel-sise", (s, row)

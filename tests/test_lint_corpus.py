@@ -113,8 +113,8 @@ def _lint(engine: Any, path: Path) -> list[Any]:
 
 def _describe(diags: list[Any]) -> str:
     return "\n".join(
-        f"  {d.code} {d.span.line}:{d.span.column} [{d.severity}] {d.message}"
-        for d in sorted(diags, key=lambda d: (d.span.line, d.span.column, d.code))
+        f"  {d.code} {d.span.line}:{d.span.col} [{d.severity}] {d.message}"
+        for d in sorted(diags, key=lambda d: (d.span.line, d.span.col, d.code))
     )
 
 
@@ -134,10 +134,10 @@ def test_seeded_file_gives_exactly_its_findings(
     expected = {e for e in all_expected if e[0] in written_codes}
     pending = sorted({e[0] for e in all_expected - expected})
     diags = _lint(engine, path)
-    got = {(d.code, d.span.line, d.span.column) for d in diags}
+    got = {(d.code, d.span.line, d.span.col) for d in diags}
     missing = sorted(expected - got, key=lambda t: (t[1], t[2], t[0]))
-    unexpected = [d for d in diags if (d.code, d.span.line, d.span.column) not in expected]
-    keys = [(d.code, d.span.line, d.span.column) for d in diags]
+    unexpected = [d for d in diags if (d.code, d.span.line, d.span.col) not in expected]
+    keys = [(d.code, d.span.line, d.span.col) for d in diags]
     unexpected += [d for i, d in enumerate(diags) if keys[i] in keys[:i]]  # reported twice
     message = f"{path.name} (vllm {target_version(path)}):"
     if missing:

@@ -12,7 +12,7 @@ from vcfg.render import concise, full, github, json_, sarif
 
 def d(code, line, col=1, path="run.sh", sev="error"):
     return Diagnostic(code=code, name="x", severity=sev, message=f"m {code}",
-                      span=Span(path, line, col, line, col + 3), help="do y")
+                      span=Span.at(path, line, col, line, col + 3), help="do y")
 
 
 SCRIPT = """\
@@ -123,7 +123,7 @@ def test_json_contract():
 
 def test_github_escapes():
     diag = Diagnostic(code="VC001", name="n", severity="warning", message="a,b:c\nd",
-                      span=Span("dir/a,b.sh", 2, 3, 2, 4))
+                      span=Span.at("dir/a,b.sh", 2, 3, 2, 4))
     line = github.render([diag], _summary(), {}).splitlines()[0]
     assert line.startswith("::warning file=dir/a%2Cb.sh,line=2,col=3,")
     assert line.endswith("::a,b:c%0Ad")
@@ -167,7 +167,7 @@ def test_the_engine_applies_a_rules_versions(tmp_path, monkeypatch):
 
     def vc001_found() -> list[tuple[int, int]]:
         got = lint_paths([str(f)], version="0.33.0", config=LintConfig())
-        return [(d.span.line, d.span.column) for d in got.diagnostics if d.code == "VC001"]
+        return [(d.span.line, d.span.col) for d in got.diagnostics if d.code == "VC001"]
 
     assert vc001_found() == [(1, 30)]
     monkeypatch.setattr(vc001, "RULE", replace(vc001.RULE, versions="<0.11"))

@@ -64,10 +64,10 @@ def test_lint_text_reads_the_buffer_not_the_file(tmp_path, t33):
     # the unsaved buffer has a typo the file on disk does not: a serve config is its
     # own --config, so the typo must come from the buffer
     r = lint_text(str(f), b"model: m\nport: 8000\nmax-model-lenn: 1000\n", t33)
-    assert [(d.code, d.span.line, d.span.column) for d in r.diagnostics] == [("VC001", 3, 1)]
+    assert [(d.code, d.span.line, d.span.col) for d in r.diagnostics] == [("VC001", 3, 1)]
     # a file that does not exist at all
     r = lint_text(str(tmp_path / "new.sh"), b"vllm serve m --tensor-paralel-size 2\n", t33)
-    assert [(d.code, d.span.line, d.span.column) for d in r.diagnostics] == [("VC001", 1, 14)]
+    assert [(d.code, d.span.line, d.span.col) for d in r.diagnostics] == [("VC001", 1, 14)]
 
 
 # --------------------------------------------------------------------------- cursor and completion
@@ -233,7 +233,7 @@ def test_stdio_session_on_the_seed_script(tmp_path):
         got = c.diagnostics(uri)
         want = lint_paths([str(SEED)], "0.33.0", config=LintConfig()).diagnostics
         assert [(d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1) for d in got] == [
-            (d.code, d.span.line, d.span.column) for d in want]
+            (d.code, d.span.line, d.span.col) for d in want]
         vc027 = next(d for d in got if d["code"] == "VC027")
         assert vc027["codeDescription"]["href"].endswith("VC027-unknown-connector.md")
         assert vc027["source"] == "vcfg" and vc027["severity"] in (1, 2)

@@ -37,6 +37,6 @@ def test_neovim_headless_gets_diagnostics_completion_and_hover(tmp_path):
     want = lint_paths([str(script)], "0.33.0", config=LintConfig()).diagnostics
     assert got["ok"] is True
     assert sorted((d["code"], d["lnum"] + 1, d["col"] + 1) for d in got["diagnostics"]) == sorted(
-        (d.code, d.span.line, d.span.column) for d in want)
+        (d.code, d.span.line, d.span.col) for d in want)
     assert got["labels"] == ["--max-model-len"]
     assert "ModelConfig.max_model_len" in got["hover"] and "vllm/engine/arg_utils.py:" in got["hover"]

@@ -55,7 +55,7 @@ def starts(diags: list[dict]) -> list[tuple[str, int, int]]:  # type: ignore[typ
 
 def lint_cli(path: Path, version: str) -> list[tuple[str, int, int]]:
     r = lint_paths([str(path)], version, config=LintConfig())
-    return [(d.code, d.span.line, d.span.column) for d in r.diagnostics]
+    return [(d.code, d.span.line, d.span.col) for d in r.diagnostics]
 
 
 def apply_edits(text: str, edits: list[dict]) -> str:  # type: ignore[type-arg]

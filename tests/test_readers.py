@@ -119,7 +119,7 @@ def test_a_config_a_launch_reads_has_no_launch_of_its_own(tmp_path):
     (tmp_path / "conf" / "app.yaml").write_text("port: 8002\nhost: 0.0.0.0\nmax-num-seqz: 4\n")
     res = lint_paths([str(tmp_path)], "0.33.0")
     assert res.summary.launches == 1
-    got = [(d.code, Path(d.span.path).name, d.span.line, d.span.column) for d in res.diagnostics]
+    got = [(d.code, Path(d.span.file).name, d.span.line, d.span.col) for d in res.diagnostics]
     assert got == [("VC001", "app.yaml", 3, 1)]
     yaml_path = str(tmp_path / "conf" / "app.yaml")
     (plan,) = [p for p in read_files([(yaml_path, (tmp_path / "conf" / "app.yaml").read_bytes())])]
@@ -130,7 +130,7 @@ def test_a_standalone_serve_config_is_linted_at_its_lines(tmp_path):
     f = tmp_path / "qwen.yaml"
     f.write_text(SERVE_CONFIG)
     res = lint_paths([str(f)], "0.33.0")
-    assert [(d.code, d.span.line, d.span.column) for d in res.diagnostics] == [("VC001", 4, 1)]
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics] == [("VC001", 4, 1)]
 
 
 def test_kubernetes_and_compose_launches_are_read(tmp_path):
@@ -210,5 +210,5 @@ def test_markdown_flags_only_block_and_output_blocks(tmp_path):
     assert [w.text for w in serve.args] == ["m", "--port", "8000"]
     res = lint_paths([str(f)], "0.33.0")
     # the output block under ```shell is not a script: no parse error from it
-    assert [(d.code, d.span.line, d.span.column) for d in res.diagnostics] == [
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics] == [
         ("VC026", 6, 25), ("VC022", 6, 56), ("VC001", 7, 1)]

@@ -35,7 +35,7 @@ def test_production_stack_model_spec(tmp_path):
     assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG" and inv.env["VLLM_RPC_TIMEOUT"].value.text
     assert inv.image.text == "vllm/vllm-openai:v0.13.0" and inv.span.line == 3
     res = lint_paths([str(f)], "0.13.0")
-    assert ("VC001", 10, 20) in [(d.code, d.span.line, d.span.column) for d in res.diagnostics]
+    assert ("VC001", 10, 20) in [(d.code, d.span.line, d.span.col) for d in res.diagnostics]
 
 
 LLMD = """\

@@ -18,7 +18,7 @@ spec:
 
 
 def _codes(res):
-    return [(d.code, d.span.line, d.span.column) for d in res.diagnostics if d.severity != "info"]
+    return [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"]
 
 
 def test_the_image_tag_chooses_the_release(tmp_path):
@@ -56,7 +56,7 @@ def test_the_summary_names_the_release_per_launch_where_they_differ(tmp_path):
     assert rel == {(str(a), "0.13.0"), (str(b), newest)}
     assert f"{a}:7 on 0.13.0" in res.summary.version_note
     # the launch on 0.13.0 is clean, the script on the newest release is not
-    assert [(d.code, d.span.path) for d in res.diagnostics if d.severity != "info"] == [("VC002", str(b))]
+    assert [(d.code, d.span.file) for d in res.diagnostics if d.severity != "info"] == [("VC002", str(b))]
     assert json.loads(json.dumps(res.summary.to_json()))["releases"] == res.summary.releases
 
 

@@ -42,7 +42,7 @@ def test_github_actions_run_steps_with_env_and_expressions(tmp_path):
     assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG" and inv.env["CUDA_VISIBLE_DEVICES"].value.text == "0"
     assert (inv.args[3].span.line, inv.args[3].span.col) == _at(WORKFLOW, "--max-num-seqz")
     res = lint_paths([str(f)], "0.33.0")
-    assert [(d.code, d.span.line, d.span.column) for d in res.diagnostics if d.severity != "info"] == [
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [
         ("VC001", *_at(WORKFLOW, "--max-num-seqz"))]
 
 

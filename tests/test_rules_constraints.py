@@ -18,7 +18,7 @@ def lint(tmp_path, text, version="0.33.0", name="run.sh", codes=CODES):
     p.write_text(text)
     res = lint_paths([str(p)], version)
     assert not res.internal_errors, res.internal_errors
-    return [(d.code, d.span.line, d.span.column, d.message) for d in res.diagnostics if d.code in codes]
+    return [(d.code, d.span.line, d.span.col, d.message) for d in res.diagnostics if d.code in codes]
 
 
 def where(found):
@@ -72,7 +72,7 @@ def test_vc201_values_from_config_yaml(tmp_path):
     assert len(found) == 1
     res = lint_paths([str(tmp_path / "run.sh")], "0.33.0")
     d = next(d for d in res.diagnostics if d.code == "VC201")
-    assert d.span.path.endswith("serve.yaml") and (d.span.line, d.span.column) == (2, 1)
+    assert d.span.file.endswith("serve.yaml") and (d.span.line, d.span.col) == (2, 1)
 
 
 # --------------------------------------------------------------------------- VC202
@@ -177,7 +177,7 @@ def _launch(tmp_path, text, version="0.33.0"):
     return lc
 
 
-RULE = SimpleNamespace(diag=lambda span, message, help=None: (span.line, span.column, message, help))
+RULE = SimpleNamespace(diag=lambda span, message, help=None: (span.line, span.col, message, help))
 
 
 def test_engine_defaults_come_from_the_catalog(tmp_path):

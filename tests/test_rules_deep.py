@@ -34,7 +34,7 @@ def lint(folder: Path, text: str, gpu_memory: str | None = None, version: str = 
         cfg = from_table({"gpu-memory": gpu_memory}, folder / ".vcfg.toml")
     res = lint_paths([str(p)], version, config=cfg)
     assert not res.internal_errors, res.internal_errors
-    return [(d.code, d.span.line, d.span.column, d.severity, d.message) for d in res.diagnostics if d.code in CODES]
+    return [(d.code, d.span.line, d.span.col, d.severity, d.message) for d in res.diagnostics if d.code in CODES]
 
 
 def where(found):

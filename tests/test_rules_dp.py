@@ -20,7 +20,7 @@ def codes(tmp_path, text, version, name="run.sh"):
     f.write_text(text)
     res = lint_paths([str(f)], version)
     assert not res.internal_errors, res.internal_errors
-    return [(d.code, d.span.line, d.span.column) for d in res.diagnostics]
+    return [(d.code, d.span.line, d.span.col) for d in res.diagnostics]
 
 
 #: releases a rule cites for another form of its check than its example (tested in
@@ -122,7 +122,7 @@ def test_nodes_in_two_files_of_one_deployment(tmp_path):
     assert [d.code for d in alone.diagnostics if d.code.startswith("VC30")] == []
     (tmp_path / ".vcfg.toml").write_text('[deployments.dp]\nfiles = ["head.sh", "worker.sh"]\n')
     res = lint_paths([str(tmp_path / "worker.sh")], "0.33.0", config=load_config(tmp_path))
-    got = [(d.code, d.span.line, d.span.column) for d in res.diagnostics if d.code.startswith("VC30")]
+    got = [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.code.startswith("VC30")]
     assert got == [("VC308", 1, worker.index("0 --data") + 1)]
 
 

@@ -31,7 +31,7 @@ def lint(tmp_path: Path, text: str, version: str, name: str = "run.sh") -> list:
 
 
 def found(diags: list) -> list[tuple[str, int, int, str]]:
-    return [(d.code, d.span.line, d.span.column, d.severity) for d in diags]
+    return [(d.code, d.span.line, d.span.col, d.severity) for d in diags]
 
 
 def col(text: str, needle: str, line: int = 1) -> int:
@@ -55,9 +55,9 @@ def test_seed_script_on_0_33_reports_removed_connector_and_key():
         ("VC027", 23, line.index('"P2pNcclConnector"') + 1, "error"),
         ("VC023", 23, line.index("kv_buffer_size") + 1, "error"),
     ]
-    assert (diags[0].span.column, diags[1].span.column) == (18, 62)
+    assert (diags[0].span.col, diags[1].span.col) == (18, 62)
     assert "0.24.0" in diags[0].message and "0.32.0" in diags[1].message
-    assert diags[1].span.end_column - diags[1].span.column == len("kv_buffer_size")
+    assert diags[1].span.end_col - diags[1].span.col == len("kv_buffer_size")
 
 
 def test_seed_script_on_0_13_is_clean_for_the_json_rules():
@@ -182,7 +182,7 @@ def test_typographic_quotes_inside_json_are_vc021_not_vc020(tmp_path):
 def test_yaml_mapping_before_0_16_is_not_json(tmp_path):
     (tmp_path / "serve.yaml").write_text("kv-transfer-config:\n  kv_connector: NixlConnector\n  kv_role: kv_both\n")
     diags = lint(tmp_path, "vllm serve m --config serve.yaml\n", "0.13.0")
-    assert [(d.code, d.span.path.endswith("serve.yaml"), d.span.line) for d in diags] == [("VC020", True, 2)]
+    assert [(d.code, d.span.file.endswith("serve.yaml"), d.span.line) for d in diags] == [("VC020", True, 2)]
     assert "YAML" in diags[0].help
     assert lint(tmp_path, "vllm serve m --config serve.yaml\n", "0.20.2") == []
 
@@ -512,7 +512,7 @@ def test_key_written_with_escaped_quotes_is_underlined_exactly(tmp_path):
     )
     diags = [d for d in lint(tmp_path, text, "0.20.2") if d.code == "VC022"]
     lines = text.splitlines()
-    assert [lines[d.span.line - 1][d.span.column - 1 : d.span.end_column - 1] for d in diags] == [
+    assert [lines[d.span.line - 1][d.span.col - 1 : d.span.end_col - 1] for d in diags] == [
         "kv_bufer_size",
         "kv_bufer_size",
     ]
@@ -528,7 +528,7 @@ def test_key_written_with_escaped_quotes_is_underlined_exactly(tmp_path):
 )
 def test_offloading_spec_module_keys_are_not_judged(tmp_path, version, extra, flagged):
     text = kv('{"kv_connector":"OffloadingConnector","kv_role":"kv_both","kv_connector_extra_config":{' + extra + "}}")
-    assert [(d.code, d.span.column) for d in lint(tmp_path, text, version) if d.code == "VC028"] == [
+    assert [(d.code, d.span.col) for d in lint(tmp_path, text, version) if d.code == "VC028"] == [
         ("VC028", col(text, f'{k}"')) for k in flagged
     ]
 

@@ -18,7 +18,7 @@ def lint(tmp_path: Path, text: str, version: str) -> list[tuple[str, int, int, s
     p.write_text(text, encoding="utf-8")
     r = lint_paths([str(p)], version, config=LintConfig())
     assert r.internal_errors == []
-    return [(d.code, d.span.line, d.span.column, d.severity) for d in r.diagnostics]
+    return [(d.code, d.span.line, d.span.col, d.severity) for d in r.diagnostics]
 
 
 def serve(args: str) -> str:

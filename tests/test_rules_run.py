@@ -30,7 +30,7 @@ def run(tmp_path, files, version="0.33.0", codes=CODES, together=False, hosts=No
         config = load_config(explicit=cfg)
     res = lint_paths(paths, version, config=config)
     assert not res.internal_errors, res.internal_errors
-    return [(d.span.path.rsplit("/", 1)[-1], d.code, d.span.line, d.span.column, d.message)
+    return [(d.span.file.rsplit("/", 1)[-1], d.code, d.span.line, d.span.col, d.message)
             for d in res.diagnostics if codes is None or d.code in codes]
 
 
@@ -399,7 +399,7 @@ def test_vc301_role_that_fits_neither_side(tmp_path):
     (tmp_path / "decode.sh").write_text(text)
     res = lint_paths([str(tmp_path / "decode.sh")], "0.33.0", knowledge_dirs=[packs])
     (d,) = [d for d in res.diagnostics if d.code == "VC301"]
-    assert (d.span.line, d.span.column) == (1, col(text, 1, '"kv_both"'))
+    assert (d.span.line, d.span.col) == (1, col(text, 1, '"kv_both"'))
     assert d.message == "`kv_role` `kv_both` fits neither a prefill nor a decode instance of AcmeConnector"
     assert d.notes == ("acme compares kv_role exactly",)
 
@@ -445,7 +445,7 @@ def test_vc301_deprecated_role_is_a_warning(tmp_path):
     text = f"vllm serve m --kv-transfer-config {nixl('kv_both')}\n"
     p.write_text(text)
     (d,) = [d for d in lint_paths([str(p)], "0.33.0").diagnostics if d.code == "VC301"]
-    assert (d.severity, d.span.line, d.span.column) == ("warning", 1, col(text, 1, '"kv_both"'))
+    assert (d.severity, d.span.line, d.span.col) == ("warning", 1, col(text, 1, '"kv_both"'))
     assert lint_paths([str(p)], "0.20.2").diagnostics == []
 
 

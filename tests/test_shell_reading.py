@@ -24,7 +24,7 @@ def lint(tmp_path, text, version="0.33.0", name="run.sh"):
     p.write_text(text)
     res = lint_paths([str(p)], version)
     assert not res.internal_errors, res.internal_errors
-    return [(d.code, d.severity, d.span.line, d.span.column, d.message) for d in res.diagnostics]
+    return [(d.code, d.severity, d.span.line, d.span.col, d.message) for d in res.diagnostics]
 
 
 def codes(found):
@@ -386,7 +386,7 @@ def test_source_of_a_file_beside_the_script_is_read_never_run(tmp_path):
     # the finding in the sourced file is reported there
     res = lint_paths([str(run)], "0.33.0")
     vc001 = [d for d in res.diagnostics if d.code == "VC001"]
-    assert [(d.span.path.rsplit("/", 1)[-1], d.span.line, d.span.column) for d in vc001] == [("common.sh", 4, 31)]
+    assert [(d.span.file.rsplit("/", 1)[-1], d.span.line, d.span.col) for d in vc001] == [("common.sh", 4, 31)]
 
 
 def test_source_outside_the_repository_stays_unknown(tmp_path):

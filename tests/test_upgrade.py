@@ -47,7 +47,7 @@ def test_upgraded_files_lint_clean_for_the_newer_release_or_name_what_was_not_mi
     assert result.internal_errors == []
     named = {(i.code, i.line, i.column) for i in u.not_migrated + u.preexisting}
     errors = [d for d in result.diagnostics if d.severity == "error"]
-    unnamed = [(d.code, d.span.line, d.message) for d in errors if (d.code, d.span.line, d.span.column) not in named]
+    unnamed = [(d.code, d.span.line, d.message) for d in errors if (d.code, d.span.line, d.span.col) not in named]
     assert unnamed == []
     for item in u.not_migrated:
         assert item.detail, item  # the reason, or what to do

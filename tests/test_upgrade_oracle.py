@@ -56,7 +56,7 @@ def _argvs(old: str, new: str, path: Path, tmp: Path) -> list[dict[str, Any]]:
                 ref = path.parent / name
                 argv.append(str(migrated if ref.resolve() == path.resolve() else ref))
         bad = [d for d in errors if inv.span.line <= d.span.line <= inv.span.end_line
-               or d.span.path != str(path)]
+               or d.span.file != str(path)]
         if plan.source_kind == "serve-config" and b"\nmodel:" not in b"\n" + after:
             # a config without `model:` is used as `vllm serve MODEL --config FILE`
             argv.insert(0, "facebook/opt-125m")

@@ -26,7 +26,7 @@ applications:
 
 def _vc001(path: Path) -> list[tuple[int, int, str]]:
     res = lint_paths([str(path)], "0.33.0", config=LintConfig())
-    return [(d.span.line, d.span.column, d.message) for d in res.diagnostics if d.code == "VC001"]
+    return [(d.span.line, d.span.col, d.message) for d in res.diagnostics if d.code == "VC001"]
 
 
 def test_ambiguous_abbreviation_on_argv_is_one_finding(tmp_path: Path) -> None:

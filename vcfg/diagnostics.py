@@ -1,4 +1,5 @@
-"""One frozen `Diagnostic` for every finding, parse problems included."""
+"""One frozen `Diagnostic` for every finding, parse problems included; it points at a
+`vcfg.span.Span`, the type the launch model's positions have."""
 
 from __future__ import annotations
 
@@ -6,24 +7,10 @@ from typing import Any, Literal, Optional
 
 from vcfg.edits import Edit, Fix  # noqa: F401  (a finding's fix: text edits, vcfg/edits.py)
 from vcfg.records import field, record
+from vcfg.span import Span
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-
-
-@record(frozen=True, order=True)
-class Span:
-    """A range in a file; lines and columns are 1-based, ``end_column`` exclusive."""
-
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-    @staticmethod
-    def point(path: str, line: int, column: int = 1) -> "Span":
-        return Span(path, line, column, line, column + 1)
 
 
 @record(frozen=True)
@@ -39,7 +26,7 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[Any, ...]:
         s = self.span
-        return (s.path, s.line, s.column, self.code, self.message)
+        return (s.file, s.line, s.col, self.code, self.message)
 
     def to_json(self) -> dict[str, Any]:
         s = self.span
@@ -49,11 +36,11 @@ class Diagnostic:
             "severity": self.severity,
             "message": self.message,
             "help": self.help,
-            "path": s.path,
+            "path": s.file,
             "line": s.line,
-            "column": s.column,
+            "column": s.col,
             "end_line": s.end_line,
-            "end_column": s.end_column,
+            "end_column": s.end_col,
         }
         if self.notes:
             out["notes"] = list(self.notes)

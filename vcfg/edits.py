@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from vcfg.records import record
+from vcfg.span import Span
 
 Applicability = Literal["safe", "unsafe"]
 APPLICABILITIES = ("safe", "unsafe")
@@ -76,8 +77,7 @@ class Fix:
         }
 
 
-def edit_from_span(span: Any, content: str, original: str, path: str = "") -> Edit:
-    """An edit over a launch-model span (byte offsets and 1-based positions)."""
-    end_col = span.end_col
+def edit_from_span(span: Span, content: str, original: str, path: str = "") -> Edit:
+    """An edit over a span with byte offsets (a launch word's, an option's)."""
     return Edit(path or span.file, span.start, span.end, content, original,
-                span.line, span.col, span.end_line, end_col)
+                span.line, span.col, span.end_line, span.end_col)

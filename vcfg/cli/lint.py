@@ -246,7 +246,7 @@ def relative_paths(result: Any) -> None:
         return memo[p]
 
     result.diagnostics = [
-        d if rel(d.span.path) == d.span.path else replace(d, span=replace(d.span, path=rel(d.span.path)))
+        d if rel(d.span.file) == d.span.file else replace(d, span=d.span._replace(file=rel(d.span.file)))
         for d in result.diagnostics
     ]
     result.sources = {rel(k): v for k, v in result.sources.items()}

@@ -5,9 +5,8 @@ A plan is built by `vcfg.launch.shell.parse_script` (bash) or
 argv each one receives (as `Word`s that remember where each character was
 written), the environment each one starts with, and what vcfg could not know.
 
-Positions.  A `Span` holds byte offsets into the file and 1-based line/column
-pairs; columns count characters (code points), so a tab or a CJK character is
-one column.  ``end_col`` is the column just past the last character.
+Positions are `vcfg.span.Span`s (byte offsets and 1-based line/column pairs,
+columns in characters), the type findings carry too.
 
 Unknown is never guessed.  A value vcfg cannot compute (a command's output, a
 variable set by the caller, a loop counter) leaves a `Hole` in the word; a
@@ -25,40 +24,7 @@ import bisect
 from typing import Any, Optional, Sequence
 
 from vcfg.records import tuple_record
-
-
-@tuple_record
-class Span:
-    """A range in a file: bytes [start, end), lines and columns 1-based."""
-
-    start: int
-    end: int
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-    file: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "start": self.start,
-            "end": self.end,
-            "line": self.line,
-            "col": self.col,
-            "end_line": self.end_line,
-            "end_col": self.end_col,
-        }
-
-
-def join_spans(a: Span, b: Span) -> Span:
-    """The span from the start of ``a`` to the end of ``b`` (same file)."""
-    if b.end < a.start:
-        a, b = b, a
-    return Span(a.start, max(a.end, b.end), a.line, a.col, b.end_line, b.end_col, a.file)
+from vcfg.span import Span, join_spans  # the launch readers import them from here too
 
 
 #: tuple.__new__: builds a NamedTuple without its Python-level __new__ (hot paths).

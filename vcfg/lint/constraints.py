@@ -21,7 +21,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.records import record
 
@@ -193,7 +193,7 @@ def _raw(lc: LaunchContext, op: Operand) -> tuple[Any, str, bool, Optional[Span]
         b = script_binding(lc, name)
         if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
             return UNKNOWN, name, False, None, None
-        return b.value.text, name, True, dspan(b.value.span, lc.path), b.value.text
+        return b.value.text, name, True, b.value.span.for_finding(lc.path), b.value.text
     flag = flag_by_dest(lc.catalog, op.key)
     if flag is None:
         return _ABSENT, op.key, False, None, None
@@ -204,7 +204,7 @@ def _raw(lc: LaunchContext, op: Operand) -> tuple[Any, str, bool, Optional[Span]
         return UNKNOWN, ov.written, False, None, None
     where = ov.name_span
     path = lc.path if not where.file or where.file == lc.inv.span.file else where.file
-    return value, ov.written.split("=", 1)[0], True, dspan(where, path), None
+    return value, ov.written.split("=", 1)[0], True, where.for_finding(path), None
 
 
 # --------------------------------------------------------------------------- checking
@@ -218,16 +218,16 @@ def launch_span(lc: LaunchContext) -> Span:
         first = inv.args[0].span.start
         before = [w for w in inv.command if w.span.end <= first and w.span.file == inv.span.file]
         if before:
-            return dspan(before[-1].span, lc.path)
+            return before[-1].span.for_finding(lc.path)
     elif inv.command:
-        return dspan(inv.command[-1].span, lc.path)
-    return dspan(inv.span, lc.path)
+        return inv.command[-1].span.for_finding(lc.path)
+    return inv.span.for_finding(lc.path)
 
 
 def _order(s: Span, path: str) -> tuple[int, int, int]:
     # words of the launch's own file rank after a --config YAML's (the YAML is read
     # first, the command line wins), then by position
-    return (1 if s.path == path else 0, s.line, s.column)
+    return (1 if s.file == path else 0, s.line, s.col)
 
 
 def evaluate(entry: Constraint, lc: LaunchContext) -> Optional[dict[str, Value]]:

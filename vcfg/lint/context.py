@@ -8,18 +8,11 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.lint.config import LintConfig
-from vcfg.diagnostics import Span
 from vcfg.records import field, record
 
 if TYPE_CHECKING:  # keep the import graph of the lint path small
     from vcfg.catalog.knowledge import Knowledge
     from vcfg.launch.model import Invocation, LaunchPlan
-
-
-def dspan(s: Any, path: Optional[str] = None) -> Span:
-    """A diagnostics `Span` from a launch-model span (1-based, end column exclusive)."""
-    end_col = s.end_col if (s.end_line, s.end_col) != (s.line, s.col) else s.col + 1
-    return Span(path or s.file, s.line, s.col, s.end_line, end_col)
 
 
 @record

@@ -17,7 +17,7 @@ from vcfg.launch.read import MAX_BYTES
 from vcfg.lint import suppressions
 from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
-from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Span, Summary
+from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Summary
 from vcfg.lint.paths import reconcile as reconcile_paths
 from vcfg.lint.registry import rule_modules
 from vcfg.lint.rule import Rule
@@ -332,24 +332,24 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
         elif rule.scope == "run":
             for run in runs:
                 if run.target is None or applies(rule, run.target.version):
-                    found.extend(d for d in guarded(mod, run) if d.span.path not in context_only)
+                    found.extend(d for d in guarded(mod, run) if d.span.file not in context_only)
 
     # suppressions, then the rules that judge the suppressions themselves (VC900)
     kept: list[Diagnostic] = []
     on_suppressions = [m for m in modules if m.RULE.scope == "suppressions"]
     for fc in contexts:
         sups = suppressions.find_suppressions(fc.path, fc.text)
-        mine = [d for d in found if d.span.path == fc.path]
+        mine = [d for d in found if d.span.file == fc.path]
         kept.extend(suppressions.apply(mine, sups))
         for mod in on_suppressions:
             if applies(mod.RULE, fc.target.version):
                 kept.extend(guarded(mod, sups))
     paths = {fc.path for fc in contexts}
-    kept.extend(d for d in found if d.span.path not in paths)
+    kept.extend(d for d in found if d.span.file not in paths)
 
-    kept = [d for d in kept if config.enabled(d.code, d.span.path)]
+    kept = [d for d in kept if config.enabled(d.code, d.span.file)]
     kept = _dedupe(kept)
-    kept.sort(key=lambda d: (d.span.path, d.span.line, d.span.column, SEVERITY_ORDER[d.severity], d.code))
+    kept.sort(key=lambda d: (d.span.file, d.span.line, d.span.col, SEVERITY_ORDER[d.severity], d.code))
     summary = Summary(
         files=len(contexts),
         launches=sum(1 for lc in launches if lc.inv.kind == "serve"),
@@ -418,10 +418,10 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     """A finding reported by several launches of one loop, or twice, shows once."""
-    seen: set[tuple[str, Span, str]] = set()
+    seen: set[tuple[str, tuple[str, int, int, int, int], str]] = set()
     out = []
     for d in diags:
-        key = (d.code, d.span, d.message)
+        key = (d.code, d.span.position(), d.message)
         if key not in seen:
             seen.add(key)
             out.append(d)

@@ -69,7 +69,7 @@ def find_suppressions(path: str, text: str) -> list[Suppression]:
             if c.strip()
         )
         col = line.index("#", m.start()) + 1
-        span = Span(path, i + 1, col, i + 1, len(line) + 1)
+        span = Span.at(path, i + 1, col, i + 1, len(line) + 1)
         if m.group(1) == "disable-file":
             out.append(Suppression(codes, span, 0, 0, whole_file=True))
         elif line[: col - 1].strip():  # trailing comment
@@ -91,9 +91,9 @@ def apply(diags: list[Diagnostic], sups: list[Suppression]) -> list[Diagnostic]:
     ranges: dict[tuple[str, int, int], list[Suppression]] = {}
     for s in sups:
         if s.whole_file:
-            whole.setdefault(s.span.path, []).append(s)
+            whole.setdefault(s.span.file, []).append(s)
         else:
-            ranges.setdefault((s.span.path, s.first_line, s.last_line), []).append(s)
+            ranges.setdefault((s.span.file, s.first_line, s.last_line), []).append(s)
     at: dict[tuple[str, int], list[Suppression]] = {}
     for (path, a, b), group in ranges.items():
         for line in range(a, b + 1):
@@ -101,7 +101,7 @@ def apply(diags: list[Diagnostic], sups: list[Suppression]) -> list[Diagnostic]:
     kept = []
     for d in diags:
         hit = False
-        for s in (*whole.get(d.span.path, ()), *at.get((d.span.path, d.span.line), ())):
+        for s in (*whole.get(d.span.file, ()), *at.get((d.span.file, d.span.line), ())):
             if s.covers(d):
                 s.used.add(d.code)
                 hit = True

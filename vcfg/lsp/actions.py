@@ -15,17 +15,10 @@ FIX_ALL = "source.fixAll.vcfg"
 
 
 def _edits_of(fix: Any, path: str) -> Optional[list[tuple[Any, str]]]:
-    """(span-like, replacement) pairs of a fix, all in ``path``; None if it touches
-    another file (not applied from here).  Reads both the `vcfg.edits.Fix` of the
-    fix model and the older single-span fix."""
-    edits = getattr(fix, "edits", None)
-    if edits is None:
-        span = getattr(fix, "span", None)
-        if span is None:
-            return None
-        return [(span, fix.replacement)] if span.path == path else None
+    """(edit, replacement) pairs of a `vcfg.edits.Fix`, all in ``path``; None if it
+    touches another file (not applied from here)."""
     out = []
-    for e in edits:
+    for e in fix.edits:
         if e.path != path:
             return None
         out.append((e, e.content))
@@ -34,6 +27,10 @@ def _edits_of(fix: Any, path: str) -> Optional[list[tuple[Any, str]]]:
 
 def _range(lm: Any, e: Any) -> t.Range:
     return to_range(lm, e.line, e.column, e.end_line, e.end_column)
+
+
+def _span_range(lm: Any, s: Any) -> t.Range:
+    return to_range(lm, s.line, s.col, s.end_line, s.end_col)
 
 
 def _safe(fix: Any) -> bool:
@@ -56,7 +53,7 @@ def actions(uri: str, path: str, lm: Any, findings: Sequence[Any], asked: Sequen
     server's own lint of the same text, by code and range) and the requested range."""
     want_quick = not only or any(k.startswith("quickfix") for k in only)
     want_all = not only or any(FIX_ALL.startswith(k) or k.startswith(FIX_ALL) for k in only)
-    mine = [(d, _range(lm, d.span)) for d in findings if d.span.path == path]
+    mine = [(d, _span_range(lm, d.span)) for d in findings if d.span.file == path]
     out: list[t.CodeAction] = []
     if want_quick:
         for ad in asked:
@@ -93,7 +90,7 @@ def fix_all_edits(lm: Any, findings: Sequence[Any], path: str) -> list[t.TextEdi
     taken: list[tuple[tuple[int, int], tuple[int, int]]] = []
     out: list[t.TextEdit] = []
     for d in findings:
-        if d.fix is None or not _safe(d.fix) or d.span.path != path:
+        if d.fix is None or not _safe(d.fix) or d.span.file != path:
             continue
         edits = _edits_of(d.fix, path)
         if not edits:

@@ -62,11 +62,11 @@ def to_lsp(lm: Any, diags: Sequence[Any], path: str, rules_base: Optional[str] =
     out = []
     for d in diags:
         s = d.span
-        if s.path != path:
+        if s.file != path:
             continue  # a finding in another file (a --config YAML): not this document's
         url = rule_url(d.code, d.name, rules_base)
         out.append(t.Diagnostic(
-            range=to_range(lm, s.line, s.column, s.end_line, s.end_column),
+            range=to_range(lm, s.line, s.col, s.end_line, s.end_col),
             message=message_of(d),
             severity=SEVERITY.get(d.severity, t.DiagnosticSeverity.Warning),
             code=d.code,

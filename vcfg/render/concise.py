@@ -10,7 +10,7 @@ from vcfg.render.clean import clean
 def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -> str:
     lines = [
         clean(
-            f"{d.span.path}:{d.span.line}:{d.span.column}: {d.code} [{d.severity}] {d.message}"
+            f"{d.span.file}:{d.span.line}:{d.span.col}: {d.code} [{d.severity}] {d.message}"
             + (f" ({d.help.splitlines()[0]})" if d.help and d.help.strip() else "")
         )
         for d in diags

@@ -35,20 +35,20 @@ def render(
     for d in diags:
         s = d.span
         out.append(f"{c(d.severity, d.severity)}[{c('bold', d.code)}]: {c('bold', clean(d.message))}")
-        out.append(f"  --> {clean(s.path)}:{s.line}:{s.column}")
-        text = sources.get(s.path)
+        out.append(f"  --> {clean(s.file)}:{s.line}:{s.col}")
+        text = sources.get(s.file)
         if text is not None:
-            lines = lines_cache.setdefault(s.path, text.splitlines())
+            lines = lines_cache.setdefault(s.file, text.splitlines())
             if 1 <= s.line <= len(lines):
                 src = clean(lines[s.line - 1].expandtabs(1))
                 if len(src) > 160:  # keep the caret in view on very long lines
-                    start = max(0, s.column - 60)
+                    start = max(0, s.col - 60)
                     cut = start + 150 < len(src)
                     src = ("..." if start else "") + src[start : start + 150] + ("..." if cut else "")
-                    col = s.column - start + (3 if start else 0)
+                    col = s.col - start + (3 if start else 0)
                 else:
-                    col = s.column
-                width = (s.end_column - s.column) if s.end_line == s.line else len(src) - col + 1
+                    col = s.col
+                width = (s.end_col - s.col) if s.end_line == s.line else len(src) - col + 1
                 shown = len(src) - (3 if src.endswith("...") and len(lines[s.line - 1]) > 160 else 0)
                 width = max(1, min(width, max(1, shown - col + 1)))
                 gutter = str(s.line)

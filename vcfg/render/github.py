@@ -23,8 +23,8 @@ def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str]) -
     for d in diags:
         s = d.span
         props = (
-            f"file={_escape_prop(s.path)},line={s.line},col={s.column},"
-            f"endLine={s.end_line},endColumn={s.end_column},"
+            f"file={_escape_prop(s.file)},line={s.line},col={s.col},"
+            f"endLine={s.end_line},endColumn={s.end_col},"
             f"title={_escape_prop(f'{d.code} {d.name}')}"
         )
         # CR and LF are escaped (%0D, %0A) as the workflow-command rules say; every

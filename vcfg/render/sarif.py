@@ -50,12 +50,12 @@ def render(
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": _artifact(s.path),
+                            "artifactLocation": _artifact(s.file),
                             "region": {
                                 "startLine": s.line,
-                                "startColumn": s.column,
+                                "startColumn": s.col,
                                 "endLine": s.end_line,
-                                "endColumn": s.end_column,
+                                "endColumn": s.end_col,
                             },
                         }
                     }

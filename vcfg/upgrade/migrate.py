@@ -150,7 +150,7 @@ def _same(d: Any) -> tuple[str, str, tuple[str, ...]]:
     import re
 
     names = tuple(re.findall(r"`([^`]+)`", d.message)) or (d.message,)
-    return d.code, d.span.path, names
+    return d.code, d.span.file, names
 
 
 def _knowledge(dirs: Sequence[Path]) -> Any:
@@ -175,7 +175,7 @@ def _item(d: Any, new: str, knowledge: Any, done: str = "") -> Item:
             k = cat.connector(a) if entry.kind == "connector" else cat.flag(a)
             loc = getattr(k, "loc", None)
             alts.append((a, f"vllm@{new}:{loc.file}:{loc.line}" if loc else ""))
-    return Item(s.path, s.line, s.column, d.code, d.message, detail, sources, alts, d.severity)
+    return Item(s.file, s.line, s.col, d.code, d.message, detail, sources, alts, d.severity)
 
 
 def _name(d: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Span
 
 
@@ -24,25 +24,25 @@ def problems(lc: LaunchContext, *codes: str) -> Iterator[Any]:
 
 
 def span(lc: LaunchContext, s: Any) -> Span:
-    return dspan(s, lc.path if not s.file or s.file == lc.inv.span.file else s.file)
+    return s.for_finding(lc.path if not s.file or s.file == lc.inv.span.file else s.file)
 
 
 def key_name_span(lc: LaunchContext, s: Any) -> Span:
     """A JSON key's span without its quotes (points at the name itself); a key written
     without quotes (a YAML mapping key) is left as it is."""
     d = span(lc, s)
-    if d.line == d.end_line and d.end_column - d.column > 2:
+    if d.line == d.end_line and d.end_col - d.col > 2:
         text = _line_text(lc, d)
         if len(text) >= 2 and text[0] in "\"'" and text[-1] == text[0]:
-            return Span(d.path, d.line, d.column + 1, d.end_line, d.end_column - 1)
+            return Span.at(d.file, d.line, d.col + 1, d.end_line, d.end_col - 1)
     return d
 
 
 def _line_text(lc: LaunchContext, d: Span) -> str:
-    lines = lc.file.lines if d.path == lc.path else lc.file.lines_of(d.path)
+    lines = lc.file.lines if d.file == lc.path else lc.file.lines_of(d.file)
     if not 1 <= d.line <= len(lines):
         return ""
-    return lines[d.line - 1][d.column - 1 : d.end_column - 1]
+    return lines[d.line - 1][d.col - 1 : d.end_col - 1]
 
 
 def json_options(lc: LaunchContext) -> Iterator[tuple[Any, Any]]:
@@ -113,9 +113,9 @@ def key_span_of(lc: LaunchContext, ov: Any, *path: Any) -> Span:
 def text_at(lc: LaunchContext, s: Any) -> str:
     """The text a one-line span covers in the linted file ("" otherwise)."""
     d = span(lc, s)
-    if d.path != lc.path or d.line != d.end_line:
+    if d.file != lc.path or d.line != d.end_line:
         return ""
     lines = lc.file.lines
     if not 1 <= d.line <= len(lines):
         return ""
-    return lines[d.line - 1][d.column - 1 : d.end_column - 1]
+    return lines[d.line - 1][d.col - 1 : d.end_col - 1]

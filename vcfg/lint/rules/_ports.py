@@ -7,7 +7,7 @@ import re
 from typing import Any, Optional
 
 from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
-from vcfg.lint.context import LaunchContext, RunContext, dspan
+from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Span
 from vcfg.lint.rules._args import span, value_span_of
 from vcfg.lint.rules._hosts import WILDCARD, address, cached, elsewhere, http_host, serves
@@ -41,7 +41,7 @@ def http_listener(lc: LaunchContext) -> Optional[Listener]:
         if p is None or host is UNKNOWN:
             return None
         return Listener(lc, (p,), address(host) if host is not None else WILDCARD,
-                        "proxy port", dspan(w.span, lc.path), "--port")
+                        "proxy port", w.span.for_finding(lc.path), "--port")
     if inv.kind != "serve":
         return None
     headless, _ = option(lc, "headless") if has_option(lc, "headless") else (False, None)
@@ -156,7 +156,7 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
                 # a prefix of this command is this launch's own word; an export earlier in
                 # the script is shared by several launches: point at the launch instead
                 own = given and b is not None and b.source == "prefix" and b.value is not None
-                at = dspan(b.value.span, lc.path) if own else conn_at
+                at = b.value.span.for_finding(lc.path) if own else conn_at
                 setting = base_key
             p = port_number(base) if base is not UNKNOWN else None
             offs = _offsets(pf.offset, lc)

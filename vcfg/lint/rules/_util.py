@@ -6,7 +6,7 @@ import difflib
 from typing import Any, Callable, Iterable, Optional
 
 from vcfg.catalog.model import Catalog
-from vcfg.lint.context import FileContext, Target, dspan
+from vcfg.lint.context import FileContext, Target
 from vcfg.diagnostics import Span
 
 
@@ -18,8 +18,8 @@ def name_span(fc: FileContext, span: Any, name: str) -> Span:
         line = lines[span.line - 1]
         i = line.find(name, max(0, span.col - 1))
         if i >= 0:
-            return Span(fc.path, span.line, i + 1, span.line, i + 1 + len(name))
-    return dspan(span, fc.path)
+            return Span.at(fc.path, span.line, i + 1, span.line, i + 1 + len(name))
+    return span.for_finding(fc.path)
 
 
 def did_you_mean(word: str, candidates: Iterable[str], n: int = 1, cutoff: float = 0.75) -> list[str]:

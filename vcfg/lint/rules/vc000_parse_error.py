@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import FileContext, dspan
-from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import FileContext
+from vcfg.diagnostics import Diagnostic, Severity, Span
 from vcfg.lint.rule import Rule
 
 RULE = Rule(
@@ -30,15 +30,10 @@ _INFO = {"internal", "too-deep", "limit"}
 
 def check(fc: FileContext) -> Iterator[Diagnostic]:
     for p in fc.plan.problems:
-        sev = "info" if p.code in _INFO else "error"
-        yield RULE.diag(dspan(p.span, fc.path), p.message, severity=sev)
+        sev: Severity = "info" if p.code in _INFO else "error"
+        yield RULE.diag(p.span.for_finding(fc.path), p.message, severity=sev)
     if fc.truncated:
         yield RULE.diag(
-            dspan_first(fc), "file larger than 20 MiB: only its beginning was read", severity="warning"
+            Span.point(fc.path, 1, 1), "file larger than 20 MiB: only its beginning was read", severity="warning"
         )
 
-
-def dspan_first(fc: FileContext):  # type: ignore[no-untyped-def]
-    from vcfg.diagnostics import Span
-
-    return Span.point(fc.path, 1, 1)

@@ -81,11 +81,11 @@ def _at(lc: LaunchContext, p: Any) -> tuple[Optional[str], str, str]:
     """The character at the problem's position, the text from there on its line, and
     the text before it on the line."""
     s = span(lc, p.span)
-    if s.path != lc.path:
+    if s.file != lc.path:
         return None, "", ""
     lines = lc.file.lines
     if not 1 <= s.line <= len(lines):
         return None, "", ""
     line = lines[s.line - 1]
-    rest = line[s.column - 1 :]
-    return (rest[:1] or None), rest, line[: s.column - 1]
+    rest = line[s.col - 1 :]
+    return (rest[:1] or None), rest, line[: s.col - 1]

@@ -74,7 +74,7 @@ def _unclosed_shell_quotes(lc: LaunchContext) -> Iterator[Diagnostic]:
         if col is None:
             continue
         ch = text[col]
-        where = Span(lc.path, s.line, col + 1, s.line, col + 2)
+        where = Span.at(lc.path, s.line, col + 1, s.line, col + 2)
         yield RULE.diag(
             where,
             f"typographic quote `{ch}` does not close the shell quote before it",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.catalog.envparse import check_env_value
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import is_serve, script_bindings
@@ -36,7 +36,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             continue
         problem = check_env_value(var, b.value.text)
         if problem:
-            span = dspan(b.value.span, lc.path) if b.value.value else dspan(b.span, lc.path)
+            span = b.value.span.for_finding(lc.path) if b.value.value else b.span.for_finding(lc.path)
             help = None
             if var.choices:
                 help = "expected one of " + ", ".join(var.choices[:12])

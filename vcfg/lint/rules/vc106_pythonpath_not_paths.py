@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import script_bindings
@@ -37,7 +37,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         bad = [e for e in b.value.text.split(":") if _NOT_A_DIR.match(e)]
         if bad:
             yield RULE.diag(
-                dspan(b.value.span, lc.path),
+                b.value.span.for_finding(lc.path),
                 f"PYTHONPATH={b.value.text} is not a list of directories",
                 help="PYTHONPATH lists directories separated by ':'; `unset PYTHONPATH` clears it",
             )

@@ -58,7 +58,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             if not unset:
                 continue
             spots = {x.name: name_span(lc.file, x.span, x.name) for x in unset}
-            b = max(unset, key=lambda x: (spots[x.name].line, spots[x.name].column))
+            b = max(unset, key=lambda x: (spots[x.name].line, spots[x.name].col))
             rest = [n for n in group if n != b.name]
             if len(unset) == len(group):
                 message = f"`{b.name}` is unset here, and {k.name} needs {_names(group)} at launch"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.lint.constraints import UNKNOWN, flag_by_dest, has_option, option, script_binding
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _kv
@@ -70,7 +70,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         return
     flags = " or ".join(f"`{flag_by_dest(lc.catalog, d).long_name}`" for d in exempt)
     yield RULE.diag(
-        dspan(b.value.span_of(at, at + len(_TEXT)) if b.value.runs else b.value.span, lc.path),
+        (b.value.span_of(at, at + len(_TEXT)) if b.value.runs else b.value.span).for_finding(lc.path),
         f"`{_TEXT}` in {_VAR} is refused with {what} (line {lc.inv.span.line})",
         help=f"drop `{_TEXT}` for this launch" + (f", or pass {flags}" if flags else ""),
     )

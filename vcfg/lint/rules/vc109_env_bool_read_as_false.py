@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import is_serve, script_bindings
@@ -42,7 +42,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if text.lower() in _YES and text.lower() not in var.truthy:
             accepted = " or ".join(f"`{t}`" for t in var.truthy)
             yield RULE.diag(
-                dspan(b.value.span, lc.path),
+                b.value.span.for_finding(lc.path),
                 f"`{b.name}={text}` is read as false: vllm {lc.target.version} only takes {accepted} as true",
                 help=f"write `{b.name}={var.truthy[0]}`",
             )

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.constraints import device_ids, has_option, launch_span, option, script_binding
-from vcfg.lint.context import LaunchContext, dspan
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
 from vcfg.lint.rules._dp import view
@@ -61,8 +61,8 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             spots.append(span(lc, ov.name_span))
             break
     if b.source == "prefix" or b.value.span.file in ("", lc.inv.span.file):
-        spots.append(dspan(b.value.span, lc.path))
-    at = max(spots, key=lambda s: (s.path == lc.path, s.line, s.column)) if spots else launch_span(lc)
+        spots.append(b.value.span.for_finding(lc.path))
+    at = max(spots, key=lambda s: (s.file == lc.path, s.line, s.col)) if spots else launch_span(lc)
     yield RULE.diag(
         at,
         f"{len(ranks)} local data-parallel ranks x {world} GPUs each need {need} GPUs but "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
-from vcfg.lint.context import LaunchContext, RunContext, dspan
+from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _hosts, _ports
@@ -55,7 +55,7 @@ def _spot(lc: LaunchContext) -> Span:
         return span(lc, ov.value_span or ov.span)
     b = script_binding(lc, "CUDA_VISIBLE_DEVICES")
     if b is not None and b.source == "prefix" and b.value is not None:
-        return dspan(b.value.span, lc.path)  # this command's own prefix
+        return b.value.span.for_finding(lc.path)  # this command's own prefix
     return launch_span(lc)
 
 

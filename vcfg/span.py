@@ -1,0 +1,75 @@
+"""One `Span`: where something sits in a file, for launches and diagnostics alike.
+
+A span holds byte offsets ``[start, end)`` into the file and 1-based line/column
+pairs; columns count characters (code points), so a tab or a CJK character is one
+column, and ``end_col`` is the column just past the last character.  The launch
+model builds spans from byte offsets (``vcfg.launch.model.LineIndex``); a finding
+carries the span of what it points at, its ``file`` the path as the user gave it
+(`for_finding`).  A span made from a line and columns alone (a comment found by
+reading lines, a place inside a line's text) has no byte offsets: ``start`` and
+``end`` are -1 (`at`).
+
+An immutable named tuple (``vcfg.records.tuple_record``): the shell reader builds
+thousands, and a tuple is the cheapest Python object to make.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vcfg.records import tuple_record
+
+
+@tuple_record
+class Span:
+    """A range in a file: bytes [start, end), lines and columns 1-based."""
+
+    start: int
+    end: int
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    file: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "start": self.start,
+            "end": self.end,
+            "line": self.line,
+            "col": self.col,
+            "end_line": self.end_line,
+            "end_col": self.end_col,
+        }
+
+    @staticmethod
+    def at(file: str, line: int, col: int, end_line: int, end_col: int) -> "Span":
+        """A span known by its lines and columns only (no byte offsets)."""
+        return Span(-1, -1, line, col, end_line, end_col, file)
+
+    @staticmethod
+    def point(file: str, line: int, col: int = 1) -> "Span":
+        """One character's width at a line and column (no byte offsets)."""
+        return Span(-1, -1, line, col, line, col + 1, file)
+
+    def for_finding(self, file: str = "") -> "Span":
+        """This span as a finding shows it: in ``file`` (the path as the user gave it;
+        by default the span's own) and at least one column wide, so an empty range
+        (an insertion point, an empty value) still marks a character."""
+        end_col = self.end_col if (self.end_line, self.end_col) != (self.line, self.col) else self.col + 1
+        return Span(self.start, self.end, self.line, self.col, self.end_line, end_col, file or self.file)
+
+    def position(self) -> tuple[str, int, int, int, int]:
+        """(file, line, col, end_line, end_col): what a finding's output shows."""
+        return (self.file, self.line, self.col, self.end_line, self.end_col)
+
+
+def join_spans(a: Span, b: Span) -> Span:
+    """The span from the start of ``a`` to the end of ``b`` (same file)."""
+    if b.end < a.start:
+        a, b = b, a
+    return Span(a.start, max(a.end, b.end), a.line, a.col, b.end_line, b.end_col, a.file)
