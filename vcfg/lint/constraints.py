@@ -236,15 +236,30 @@ def evaluate(entry: Constraint, lc: LaunchContext) -> Optional[dict[str, Value]]
         return None
     if entry.versions and not _holds(entry.versions, lc.target.version):
         return None
-    values: dict[str, Value] = {}
+    # the compared values first, without a `Value` each: almost every entry is
+    # undecided or holds on almost every launch, and only a violation needs the
+    # names and spans
+    memo = lc.memo.get("constraints._raw")
+    if memo is None:
+        memo = lc.memo["constraints._raw"] = {}
+    compared: dict[str, Any] = {}
     for op in entry.operands:
-        v = values[op.attr] = _resolve(lc, op)
-        if v.value is UNKNOWN:  # undecided: the other operands cannot change that
+        raw = memo.get((op.key, op.given))
+        if raw is None:
+            raw = memo[(op.key, op.given)] = _raw(lc, op)
+        value = raw[0]
+        x = op.absent if value is _ABSENT else (UNKNOWN if value is UNKNOWN else op.convert(value))
+        if x is UNKNOWN:  # undecided: the other operands cannot change that
             return None
-    raw = SimpleNamespace(**{k: v.value for k, v in values.items()})
+        compared[op.attr] = x
     try:
-        if not entry.violated(raw) or entry.unless(raw):
+        raw_ns = SimpleNamespace(**compared)
+        if not entry.violated(raw_ns) or entry.unless(raw_ns):
             return None
+    except (TypeError, ValueError, ArithmeticError, AttributeError):
+        return None
+    values = {op.attr: _resolve(lc, op) for op in entry.operands}
+    try:
         if entry.derive is not None:
             for k, x in entry.derive(dict(values)).items():
                 values[k] = Value(x, k)

@@ -337,9 +337,12 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
     # suppressions, then the rules that judge the suppressions themselves (VC900)
     kept: list[Diagnostic] = []
     on_suppressions = [m for m in modules if m.RULE.scope == "suppressions"]
+    by_path: dict[str, list[Diagnostic]] = {}
+    for d in found:  # one pass: a batch of a thousand files has thousands of findings
+        by_path.setdefault(d.span.file, []).append(d)
     for fc in contexts:
         sups = suppressions.find_suppressions(fc.path, fc.text)
-        mine = [d for d in found if d.span.file == fc.path]
+        mine = by_path.get(fc.path, [])
         kept.extend(suppressions.apply(mine, sups))
         for mod in on_suppressions:
             if applies(mod.RULE, fc.target.version):
