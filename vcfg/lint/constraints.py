@@ -22,20 +22,10 @@ from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import UNKNOWN, flag_by_dest, has_option, is_static_default  # noqa: F401  (rules import them from here)
+from vcfg.lint.options import option as _option
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.records import record
-
-
-class _Unknown:
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-#: A value vcfg cannot know.
-UNKNOWN: Any = _Unknown()
 
 
 def _same(x: Any) -> Any:
@@ -104,51 +94,11 @@ class Constraint:
 # --------------------------------------------------------------------------- resolution
 
 
-def flag_by_dest(catalog: Any, dest: str) -> Any:
-    """The catalog flag that stores into ``dest``, or None."""
-    # built once per catalog (the catalog's own index cache); looked up on every
-    # operand of every constraint of every launch, so the hit path is one dict read
-    index = catalog.__dict__.get("_vcfg_index")
-    by_dest = index.get("vcfg_lint_dest") if index is not None else None
-    if by_dest is None:
-
-        def build() -> dict[str, Any]:
-            out: dict[str, Any] = {}
-            for f in catalog.flags:
-                if not f.positional:
-                    out.setdefault(f.dest, f)
-            return out
-
-        by_dest = catalog._index("vcfg_lint_dest", build)
-    return by_dest.get(dest)
-
-
-def is_static_default(value: Any) -> bool:
-    """A catalog default that is the real value (not computed later, not suppressed)."""
-    if isinstance(value, dict) and any(k in value for k in ("$dynamic", "$config")):
-        return False
-    return value != "==SUPPRESS=="
-
-
 def option(lc: LaunchContext, dest: str, *, given: bool = False) -> tuple[Any, Any]:
-    """(value, OptionValue or None) of option ``dest`` for a serve launch: the parsed
-    value if the user gave it, else the catalog default (UNKNOWN when it must be given,
-    is computed later, or the argv may hide it; UNKNOWN too when the release has no
-    such option)."""
-    pa = lc.args if lc.inv.kind == "serve" else None
-    if pa is None:
-        return UNKNOWN, None
-    ov = pa.get(dest)
-    if ov is not None:
-        return (ov.value if ov.known else UNKNOWN), ov
-    flag = flag_by_dest(lc.catalog, dest)
-    if flag is None or given or not pa.complete or not is_static_default(flag.default):
-        return UNKNOWN, None
-    return flag.default, None
-
-
-def has_option(lc: LaunchContext, dest: str) -> bool:
-    return flag_by_dest(lc.catalog, dest) is not None
+    """(value, OptionValue or None): `vcfg.lint.options.option` as a pair, for rules
+    not yet converted to the `Option` it returns."""
+    o = _option(lc, dest, given=given)
+    return o.value, o.ov
 
 
 def script_binding(lc: LaunchContext, name: str) -> Any:
@@ -194,17 +144,16 @@ def _raw(lc: LaunchContext, op: Operand) -> tuple[Any, str, bool, Optional[Span]
         if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
             return UNKNOWN, name, False, None, None
         return b.value.text, name, True, b.value.span.for_finding(lc.path), b.value.text
-    flag = flag_by_dest(lc.catalog, op.key)
-    if flag is None:
+    o = _option(lc, op.key, given=op.given)
+    if not o.exists:
         return _ABSENT, op.key, False, None, None
-    value, ov = option(lc, op.key, given=op.given)
-    if ov is None:
-        return value, flag.long_name, False, None, None
-    if value is UNKNOWN:
-        return UNKNOWN, ov.written, False, None, None
-    where = ov.name_span
+    if o.ov is None:
+        return o.value, o.name, False, None, None
+    if not o.known:
+        return UNKNOWN, o.ov.written, False, None, None
+    where = o.ov.name_span
     path = lc.path if not where.file or where.file == lc.inv.span.file else where.file
-    return value, ov.written.split("=", 1)[0], True, where.for_finding(path), None
+    return o.value, o.name, True, where.for_finding(path), None
 
 
 # --------------------------------------------------------------------------- checking

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-from vcfg.lint.constraints import UNKNOWN, option
+from vcfg.lint.options import Option
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Span
 from vcfg.lint.rules._args import span
@@ -115,37 +115,13 @@ def local_model(lc: LaunchContext) -> Optional[Model]:
     return None
 
 
-@record(frozen=True)
-class Opt:
-    """A resolved option: its value, the OptionValue when written, its name for messages."""
-
-    value: Any
-    ov: Any
-    name: str
-
-    @property
-    def given(self) -> bool:
-        return self.ov is not None
-
-
-def opt(lc: LaunchContext, dest: str, long_name: str) -> Optional[Opt]:
-    """The value of option ``dest`` (written, else the release's static default);
-    None when vcfg cannot know it."""
-    value, ov = option(lc, dest)
-    if value is UNKNOWN:
-        return None
-    if ov is not None and ov.flag is None:
-        return None
-    name = ov.written.split("=", 1)[0] if ov is not None else long_name
-    return Opt(value, ov, name)
-
-
-def positive_int(o: Optional[Opt]) -> Optional[int]:
-    if o is None or isinstance(o.value, bool) or not isinstance(o.value, int) or o.value <= 0:
+def positive_int(o: Option) -> Optional[int]:
+    """The option's value when it is known and a positive int, else None."""
+    if isinstance(o.value, bool) or not isinstance(o.value, int) or o.value <= 0:
         return None
     return o.value
 
 
-def name_span(lc: LaunchContext, o: Opt) -> Span:
+def name_span(lc: LaunchContext, o: Option) -> Span:
     """Where the user wrote the option's name (``-tp``)."""
     return span(lc, o.ov.name_span)

@@ -7,7 +7,8 @@ from typing import Iterator, Optional
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model, name_span, opt, positive_int
+from vcfg.lint.options import option
+from vcfg.lint.rules._model import local_model, name_span, positive_int
 from vcfg.plan.model_facts import ModelFacts
 
 _CONFIG = (
@@ -59,9 +60,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     m = local_model(lc)
     if m is None:
         return
-    o = opt(lc, "tensor_parallel_size", "--tensor-parallel-size")
+    o = option(lc, "tensor_parallel_size")
     tp = positive_int(o)
-    if o is None or tp is None or not o.given:
+    if tp is None or not o.given:
         return
     why = valid_tp(m.facts, tp)
     if why is None:

@@ -7,7 +7,8 @@ from typing import Iterator
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model, name_span, opt, positive_int
+from vcfg.lint.options import option
+from vcfg.lint.rules._model import local_model, name_span, positive_int
 
 ALLOW = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
 
@@ -61,9 +62,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     m = local_model(lc)
     if m is None:
         return
-    o = opt(lc, "max_model_len", "--max-model-len")
+    o = option(lc, "max_model_len")
     want = positive_int(o)  # -1 / auto: vLLM picks the length
-    if o is None or want is None or not o.given:
+    if want is None or not o.given:
         return
     f = m.facts
     limit = f.max_len

@@ -10,7 +10,8 @@ from vcfg.errors import VcfgError
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model, name_span, opt, positive_int
+from vcfg.lint.options import option
+from vcfg.lint.rules._model import local_model, name_span, positive_int
 from vcfg.plan import memory
 
 #: below this share of one sequence the estimate is an error, above it a warning
@@ -65,18 +66,18 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     f = m.facts
     if f.sliding_window or any(t != "full_attention" for t in f.layer_types):
         return  # the estimate counts every layer as full attention: too pessimistic
-    o_len = opt(lc, "max_model_len", "--max-model-len")
+    o_len = option(lc, "max_model_len")
     want = positive_int(o_len)
-    if o_len is None or want is None or not o_len.given:
+    if want is None or not o_len.given:
         return
-    fixed = opt(lc, "kv_cache_memory_bytes", "--kv-cache-memory-bytes")
-    if fixed is None or fixed.value is not None:
+    fixed = option(lc, "kv_cache_memory_bytes")
+    if not fixed.known or fixed.value is not None:
         return  # a fixed KV size ignores the utilization (0.33 config/cache.py:374)
-    sizes = [positive_int(opt(lc, d, n)) for d, n in (
-        ("tensor_parallel_size", "-tp"), ("pipeline_parallel_size", "-pp"), ("data_parallel_size", "-dp"))]
-    util = opt(lc, "gpu_memory_utilization", "--gpu-memory-utilization")
-    dtype = opt(lc, "kv_cache_dtype", "--kv-cache-dtype")
-    if None in sizes or util is None or dtype is None or not isinstance(dtype.value, str):
+    sizes = [positive_int(option(lc, d)) for d in ("tensor_parallel_size", "pipeline_parallel_size",
+                                                   "data_parallel_size")]
+    util = option(lc, "gpu_memory_utilization")
+    dtype = option(lc, "kv_cache_dtype")
+    if None in sizes or not util.known or not isinstance(dtype.value, str):
         return
     if isinstance(util.value, bool) or not isinstance(util.value, (int, float)) or not 0 < util.value <= 1:
         return

@@ -7,7 +7,8 @@ from typing import Iterator
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model, name_span, opt
+from vcfg.lint.options import option
+from vcfg.lint.rules._model import local_model, name_span
 
 _CONFIG = (
     '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 64,\n'
@@ -36,8 +37,8 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    o = opt(lc, "enable_expert_parallel", "--enable-expert-parallel")
-    if o is None or not o.given or o.value is not True:
+    o = option(lc, "enable_expert_parallel")
+    if not o.given or o.value is not True:
         return
     m = local_model(lc)
     # vllm/config/model.py:1498-1503 and 1566-1567 (0.33.0)

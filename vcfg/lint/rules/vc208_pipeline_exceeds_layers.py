@@ -7,7 +7,8 @@ from typing import Iterator
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model, name_span, opt, positive_int
+from vcfg.lint.options import option
+from vcfg.lint.rules._model import local_model, name_span, positive_int
 
 _CONFIG = (
     '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 28,\n'
@@ -35,9 +36,9 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    o = opt(lc, "pipeline_parallel_size", "--pipeline-parallel-size")
+    o = option(lc, "pipeline_parallel_size")
     pp = positive_int(o)
-    if o is None or pp is None or not o.given or pp == 1:
+    if pp is None or not o.given or pp == 1:
         return
     m = local_model(lc)
     # layers are split per stage by vllm/distributed/utils.py:198-241 (0.33.0)

@@ -1,0 +1,118 @@
+"""How a rule reads an option of a launch: ``option(lc, dest)``.
+
+One answer for every rule and for the constraints engine: the value vLLM's parser
+gives option ``dest`` (the last occurrence wins), else the release's static default,
+else `UNKNOWN`; the occurrence the user wrote (``ov``, with its spans), if any; and the
+option's display name for messages: as the user wrote it (``-tp``,
+``--tensor_parallel_size``), else the catalog's name (``--tensor-parallel-size``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from vcfg.catalog.model import Catalog, Flag
+    from vcfg.launch.args.results import OptionValue
+    from vcfg.lint.context import LaunchContext
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+#: A value vcfg cannot know.
+UNKNOWN: Any = _Unknown()
+
+
+def flag_by_dest(catalog: "Catalog", dest: str) -> Optional["Flag"]:
+    """The catalog flag that stores into ``dest``, or None."""
+    # built once per catalog (the catalog's own index cache); looked up on every
+    # operand of every constraint of every launch, so the hit path is one dict read
+    index = catalog.__dict__.get("_vcfg_index")
+    by_dest = index.get("vcfg_lint_dest") if index is not None else None
+    if by_dest is None:
+
+        def build() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for f in catalog.flags:
+                if not f.positional:
+                    out.setdefault(f.dest, f)
+            return out
+
+        by_dest = catalog._index("vcfg_lint_dest", build)
+    return by_dest.get(dest)  # type: ignore[no-any-return]
+
+
+def is_static_default(value: Any) -> bool:
+    """A catalog default that is the real value (not computed later, not suppressed)."""
+    if isinstance(value, dict) and any(k in value for k in ("$dynamic", "$config")):
+        return False
+    return value != "==SUPPRESS=="
+
+
+class Option:
+    """Option ``dest`` of one launch, as `option` resolves it."""
+
+    __slots__ = ("dest", "value", "ov", "flag")
+
+    def __init__(self, dest: str, value: Any, ov: Optional["OptionValue"], flag: Optional["Flag"]) -> None:
+        self.dest = dest
+        #: the parsed value, else the release's static default, else UNKNOWN
+        self.value = value
+        #: the occurrence that wins, when the user gave the option
+        self.ov = ov
+        #: the release's flag for ``dest`` (None: the release has no such option)
+        self.flag = flag
+
+    @property
+    def exists(self) -> bool:
+        """The release has the option."""
+        return self.flag is not None
+
+    @property
+    def given(self) -> bool:
+        """The user wrote the option (on the command line or in a ``--config`` file)."""
+        return self.ov is not None
+
+    @property
+    def known(self) -> bool:
+        return self.value is not UNKNOWN
+
+    @property
+    def name(self) -> str:
+        """The name to show: as written (``-tp``), else the catalog's long name."""
+        if self.ov is not None:
+            return self.ov.written.split("=", 1)[0]
+        if self.flag is not None:
+            return self.flag.long_name
+        return "--" + self.dest.replace("_", "-")
+
+    def __repr__(self) -> str:
+        return f"Option({self.dest!r}, {self.value!r}, given={self.given})"
+
+
+def option(lc: "LaunchContext", dest: str, *, given: bool = False) -> Option:
+    """Option ``dest`` of a serve launch: its parsed value if the user gave it, else
+    the catalog default (UNKNOWN when it must be ``given``, is computed later, or the
+    argv may hide it; UNKNOWN too when the release has no such option, and for a
+    launch that is not ``vllm serve``)."""
+    flag = flag_by_dest(lc.catalog, dest)
+    pa = lc.args if lc.inv.kind == "serve" else None
+    if pa is None:
+        return Option(dest, UNKNOWN, None, flag)
+    ov = pa.get(dest)
+    if ov is not None:
+        return Option(dest, ov.value if ov.known else UNKNOWN, ov, flag)
+    if flag is None or given or not pa.complete or not is_static_default(flag.default):
+        return Option(dest, UNKNOWN, None, flag)
+    return Option(dest, flag.default, None, flag)
+
+
+def has_option(lc: "LaunchContext", dest: str) -> bool:
+    """The launch's release has option ``dest``."""
+    return flag_by_dest(lc.catalog, dest) is not None
