@@ -88,6 +88,11 @@ class Option:
         """The name to show: as written (``-tp``), else the catalog's long name."""
         if self.ov is not None:
             return self.ov.written.split("=", 1)[0]
+        return self.catalog_name
+
+    @property
+    def catalog_name(self) -> str:
+        """The release's long name of the option (``--tensor-parallel-size``)."""
         if self.flag is not None:
             return self.flag.long_name
         return "--" + self.dest.replace("_", "-")
@@ -96,12 +101,14 @@ class Option:
         return f"Option({self.dest!r}, {self.value!r}, given={self.given})"
 
 
-def option(lc: "LaunchContext", dest: str, *, given: bool = False) -> Option:
+def option(lc: "LaunchContext", dest: str, *, given: bool = False, absent: Any = UNKNOWN) -> Option:
     """Option ``dest`` of a serve launch: its parsed value if the user gave it, else
     the catalog default (UNKNOWN when it must be ``given``, is computed later, or the
-    argv may hide it; UNKNOWN too when the release has no such option, and for a
-    launch that is not ``vllm serve``)."""
+    argv may hide it, and for a launch that is not ``vllm serve``); ``absent`` when the
+    release has no such option."""
     flag = flag_by_dest(lc.catalog, dest)
+    if flag is None and absent is not UNKNOWN:
+        return Option(dest, absent, None, None)
     pa = lc.args if lc.inv.kind == "serve" else None
     if pa is None:
         return Option(dest, UNKNOWN, None, flag)

@@ -15,18 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from vcfg.lint.constraints import UNKNOWN, has_option, option
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext
 from vcfg.records import record
-
-
-def value(lc: LaunchContext, dest: str, absent: Any = None) -> Any:
-    """The option's value (its default when not given), ``absent`` when the release has
-    no such option, UNKNOWN when vcfg cannot know it."""
-    if not has_option(lc, dest):
-        return absent
-    v, _ = option(lc, dest)
-    return v
 
 
 def _int(x: Any) -> Any:
@@ -105,19 +96,19 @@ def _view(lc: LaunchContext) -> Optional[DpView]:
     if lc.inv.kind != "serve" or lc.args is None:
         return None
     vals = dict(
-        size=_int(value(lc, "data_parallel_size", 1)),
-        local=_int(value(lc, "data_parallel_size_local")),
-        rank=_int(value(lc, "data_parallel_rank")),
-        start=_int(value(lc, "data_parallel_start_rank")),
-        nnodes=_int(value(lc, "nnodes", 1)),
-        node_rank=_int(value(lc, "node_rank", 0)),
-        tp=_int(value(lc, "tensor_parallel_size", 1)),
-        pp=_int(value(lc, "pipeline_parallel_size", 1)),
-        pcp=_int(value(lc, "prefill_context_parallel_size", 1)),
-        headless=value(lc, "headless", False),
-        external=value(lc, "data_parallel_external_lb", False),
-        hybrid=value(lc, "data_parallel_hybrid_lb", False),
-        backend=value(lc, "data_parallel_backend", "mp"),
+        size=_int(option(lc, "data_parallel_size", absent=1).value),
+        local=_int(option(lc, "data_parallel_size_local", absent=None).value),
+        rank=_int(option(lc, "data_parallel_rank", absent=None).value),
+        start=_int(option(lc, "data_parallel_start_rank", absent=None).value),
+        nnodes=_int(option(lc, "nnodes", absent=1).value),
+        node_rank=_int(option(lc, "node_rank", absent=0).value),
+        tp=_int(option(lc, "tensor_parallel_size", absent=1).value),
+        pp=_int(option(lc, "pipeline_parallel_size", absent=1).value),
+        pcp=_int(option(lc, "prefill_context_parallel_size", absent=1).value),
+        headless=option(lc, "headless", absent=False).value,
+        external=option(lc, "data_parallel_external_lb", absent=False).value,
+        hybrid=option(lc, "data_parallel_hybrid_lb", absent=False).value,
+        backend=option(lc, "data_parallel_backend", absent="mp").value,
     )
     if any(v is UNKNOWN for k, v in vals.items() if k != "backend"):
         return None

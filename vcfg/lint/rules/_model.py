@@ -124,4 +124,4 @@ def positive_int(o: Option) -> Optional[int]:
 
 def name_span(lc: LaunchContext, o: Option) -> Span:
     """Where the user wrote the option's name (``-tp``)."""
-    return span(lc, o.ov.name_span)
+    return span(lc, o.ov.name_span if o.ov is not None else lc.inv.span)

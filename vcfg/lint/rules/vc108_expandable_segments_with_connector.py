@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.constraints import UNKNOWN, flag_by_dest, has_option, option, script_binding
+from vcfg.lint.constraints import script_binding
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
@@ -60,15 +61,14 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if k is not None:
         what = f"the KV connector {k.name}"
     else:
-        size, _ = option(lc, "kv_offloading_size") if has_option(lc, "kv_offloading_size") else (None, None)
+        size = option(lc, "kv_offloading_size", absent=None).value
         if size is None or size is UNKNOWN:
             return
         what = "the KV offloading connector of `--kv-offloading-size`"  # config/vllm.py:1151
-    exempt = [d for d in _EXEMPT if has_option(lc, d)]
-    values = [option(lc, d)[0] for d in exempt]
-    if any(v is UNKNOWN for v in values) or any(v is True for v in values):
+    exempt = [o for o in (option(lc, d) for d in _EXEMPT) if o.exists]
+    if any(o.value is UNKNOWN for o in exempt) or any(o.value is True for o in exempt):
         return
-    flags = " or ".join(f"`{flag_by_dest(lc.catalog, d).long_name}`" for d in exempt)
+    flags = " or ".join(f"`{o.catalog_name}`" for o in exempt)
     yield RULE.diag(
         (b.value.span_of(at, at + len(_TEXT)) if b.value.runs else b.value.span).for_finding(lc.path),
         f"`{_TEXT}` in {_VAR} is refused with {what} (line {lc.inv.span.line})",

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.constraints import launch_span, option
+from vcfg.lint.constraints import launch_span
+from vcfg.lint.options import Option, option
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
-from vcfg.lint.rules._dp import value
 
 VERSIONS = ">=0.11.2"
 
@@ -40,17 +40,17 @@ RULE = Rule(
 )
 
 
-def _given(lc: LaunchContext, dest: str) -> Optional[Any]:
-    """The occurrence of an option the user gave (with a known value), else None."""
-    _, ov = option(lc, dest)
-    return ov if ov is not None and ov.known else None
+def _given(lc: LaunchContext, dest: str) -> Optional[Option]:
+    """The option when the user gave it (with a known value), else None."""
+    o = option(lc, dest)
+    return o if o.ov is not None and o.ov.known else None
 
 
 def _modes(lc: LaunchContext, serve_rules: bool) -> Optional[list[tuple[str, Any]]]:
     """(mode, the word that asks for it) for each mode the launch asks for."""
     names = ("data_parallel_external_lb", "data_parallel_hybrid_lb", "data_parallel_multi_port_external_lb",
              "data_parallel_rank", "data_parallel_start_rank")
-    vals = {n: value(lc, n) for n in names}
+    vals = {n: option(lc, n, absent=None).value for n in names}
     if any(v is not None and not isinstance(v, (bool, int)) for v in vals.values()):
         return None  # unknown
     out: list[tuple[str, Any]] = []
@@ -84,9 +84,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if not modes or len(modes) < 2:
         return
     words = [w for _, w in modes if w is not None]
-    last = max(words, key=lambda ov: (ov.name_span.line, ov.name_span.col)) if words else None
-    at = span(lc, last.name_span) if last is not None else launch_span(lc)
-    asked = ", ".join(f"{m} (`{w.written.split('=', 1)[0]}`)" if w is not None else m for m, w in modes)
+    last = max(words, key=lambda o: (o.ov.name_span.line, o.ov.name_span.col)) if words else None
+    at = span(lc, last.ov.name_span) if last is not None else launch_span(lc)
+    asked = ", ".join(f"{m} (`{w.name}`)" if w is not None else m for m, w in modes)
     yield RULE.diag(
         at,
         f"more than one data-parallel load-balancing mode: {asked}",

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.constraints import UNKNOWN, option
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span, value_span_of
-from vcfg.lint.rules._dp import value
 
 RULE = Rule(
     code="VC222",
@@ -41,11 +40,12 @@ RULE = Rule(
 
 def _count(lc: LaunchContext) -> Optional[tuple[int, Any]]:
     """(count, where it is written) of redundant experts the user gave."""
-    n = value(lc, "num_redundant_experts")
-    _, ov = option(lc, "num_redundant_experts")
-    if isinstance(n, int) and not isinstance(n, bool) and ov is not None:  # the old flag wins
-        return n, span(lc, ov.value_span or ov.span)
-    doc, ov = option(lc, "eplb_config")
+    o = option(lc, "num_redundant_experts", absent=None)
+    n = o.value
+    if isinstance(n, int) and not isinstance(n, bool) and o.ov is not None:  # the old flag wins
+        return n, span(lc, o.ov.value_span or o.ov.span)
+    eplb = option(lc, "eplb_config")
+    doc, ov = eplb.value, eplb.ov
     if ov is None or not isinstance(doc, dict):
         return None
     n = doc.get("num_redundant_experts")
@@ -58,7 +58,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if lc.inv.kind != "serve" or lc.args is None:
         return
     got = _count(lc)
-    eplb = value(lc, "enable_eplb", False)
+    eplb = option(lc, "enable_eplb", absent=False).value
     if got is None or got[0] == 0 or eplb is not False or eplb is UNKNOWN:
         return
     yield RULE.diag(

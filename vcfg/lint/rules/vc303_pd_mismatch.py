@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.constraints import UNKNOWN, has_option, option
+from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.rule import Rule
@@ -61,16 +61,11 @@ def _model(lc: LaunchContext) -> Optional[_Side]:
 
 def _opt(dest: str, given: bool) -> Any:
     def read(lc: LaunchContext) -> Optional[_Side]:
-        if not has_option(lc, dest):
+        o = option(lc, dest, given=given)
+        if not o.exists or not o.known:
             return None
-        value, ov = option(lc, dest, given=given)
-        if value is UNKNOWN:
-            return None
-        if ov is None:
-            from vcfg.lint.constraints import flag_by_dest
-
-            return _Side(value, f"`{flag_by_dest(lc.catalog, dest).long_name}`", None)
-        return _Side(value, f"`{ov.written.split('=', 1)[0]}`", span(lc, ov.value_span or ov.span))
+        at = span(lc, o.ov.value_span or o.ov.span) if o.ov is not None else None
+        return _Side(o.value, f"`{o.name}`", at)
 
     return read
 
