@@ -22,8 +22,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.options import UNKNOWN, flag_by_dest, has_option, is_static_default  # noqa: F401  (rules import them from here)
-from vcfg.lint.options import option as _option
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.records import record
 
@@ -94,13 +93,6 @@ class Constraint:
 # --------------------------------------------------------------------------- resolution
 
 
-def option(lc: LaunchContext, dest: str, *, given: bool = False) -> tuple[Any, Any]:
-    """(value, OptionValue or None): `vcfg.lint.options.option` as a pair, for rules
-    not yet converted to the `Option` it returns."""
-    o = _option(lc, dest, given=given)
-    return o.value, o.ov
-
-
 def script_binding(lc: LaunchContext, name: str) -> Any:
     """The binding of variable ``name`` the script (or the command's prefixes) gives this
     launch, when a sourced file or ``eval`` after it cannot have changed it; else None."""
@@ -144,7 +136,7 @@ def _raw(lc: LaunchContext, op: Operand) -> tuple[Any, str, bool, Optional[Span]
         if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
             return UNKNOWN, name, False, None, None
         return b.value.text, name, True, b.value.span.for_finding(lc.path), b.value.text
-    o = _option(lc, op.key, given=op.given)
+    o = option(lc, op.key, given=op.given)
     if not o.exists:
         return _ABSENT, op.key, False, None, None
     if o.ov is None:

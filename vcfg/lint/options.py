@@ -52,7 +52,7 @@ def is_static_default(value: Any) -> bool:
     """A catalog default that is the real value (not computed later, not suppressed)."""
     if isinstance(value, dict) and any(k in value for k in ("$dynamic", "$config")):
         return False
-    return value != "==SUPPRESS=="
+    return bool(value != "==SUPPRESS==")
 
 
 class Option:
@@ -87,7 +87,7 @@ class Option:
     def name(self) -> str:
         """The name to show: as written (``-tp``), else the catalog's long name."""
         if self.ov is not None:
-            return self.ov.written.split("=", 1)[0]
+            return self.ov.written_name
         return self.catalog_name
 
     @property
@@ -118,8 +118,3 @@ def option(lc: "LaunchContext", dest: str, *, given: bool = False, absent: Any =
     if flag is None or given or not pa.complete or not is_static_default(flag.default):
         return Option(dest, UNKNOWN, None, flag)
     return Option(dest, flag.default, None, flag)
-
-
-def has_option(lc: "LaunchContext", dest: str) -> bool:
-    """The launch's release has option ``dest``."""
-    return flag_by_dest(lc.catalog, dest) is not None

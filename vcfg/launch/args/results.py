@@ -66,6 +66,11 @@ class OptionValue:
     #: How the option string was reached: ``exact``, ``abbrev``, ``alias``.
     match: str = "exact"
 
+    @property
+    def written_name(self) -> str:
+        """The option's name as written, without its ``=value`` (``-tp``)."""
+        return self.written.split("=", 1)[0]
+
     def to_json(self) -> dict[str, Any]:
         v = self.value
         try:

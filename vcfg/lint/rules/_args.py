@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.diagnostics import Span
 
 
@@ -81,10 +82,7 @@ def value_class(catalog: Any, flag: Any) -> Optional[str]:
 
 def kv_transfer(lc: LaunchContext) -> Optional[tuple[Any, dict[str, Any]]]:
     """(OptionValue, value) of --kv-transfer-config when it is a known JSON object."""
-    pa = parsed(lc)
-    if pa is None:
-        return None
-    ov = pa.get("kv_transfer_config")
+    ov = option(lc, "kv_transfer_config").ov
     if ov is None or not ov.known or not isinstance(ov.value, dict):
         return None
     return ov, ov.value

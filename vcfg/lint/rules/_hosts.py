@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Optional
 
 from vcfg.launch.shape import Shape
-from vcfg.lint.constraints import UNKNOWN, option
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext, RunContext
 
 WILDCARD = "*"
@@ -83,7 +83,7 @@ def addresses_meet(a: Optional[str], b: Optional[str]) -> bool:
 
 def http_host(lc: LaunchContext) -> Any:
     if lc.inv.kind == "serve":
-        value, _ = option(lc, "host")
+        value = option(lc, "host").value
         return value if value is UNKNOWN or value is None or isinstance(value, str) else UNKNOWN
     h = lc.inv.host
     if h is None:

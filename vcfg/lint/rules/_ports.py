@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
+from vcfg.lint.constraints import launch_span, script_binding
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Span
 from vcfg.lint.rules._args import span, value_span_of
@@ -44,11 +45,11 @@ def http_listener(lc: LaunchContext) -> Optional[Listener]:
                         "proxy port", w.span.for_finding(lc.path), "--port")
     if inv.kind != "serve":
         return None
-    headless, _ = option(lc, "headless") if has_option(lc, "headless") else (False, None)
-    if headless is not False:
+    if option(lc, "headless", absent=False).value is not False:
         return None
-    value, ov = option(lc, "port")
-    p = port_number(value) if value is not UNKNOWN else None
+    port = option(lc, "port")
+    ov = port.ov
+    p = port_number(port.value) if port.known else None
     host = http_host(lc)
     if p is None or host is UNKNOWN:
         return None
@@ -59,9 +60,7 @@ def http_listener(lc: LaunchContext) -> Optional[Listener]:
 
 def _int_option(lc: LaunchContext, dest: str, default: int) -> Optional[int]:
     """An int option's value (``default`` when unset or not in this release), None unknown."""
-    if not has_option(lc, dest):
-        return default
-    value, _ = option(lc, dest)
+    value = option(lc, dest, absent=None).value
     if value is None:
         return default
     if value is UNKNOWN or isinstance(value, bool) or not isinstance(value, int):
@@ -191,15 +190,16 @@ def rpc_listener(lc: LaunchContext) -> Optional[Listener]:
     first = ranks.start if ranks is not None else None
     if ranks is None or first != 0 or len(ranks) >= v.size:
         return None
-    value, ov = option(lc, "data_parallel_rpc_port")
-    if value is UNKNOWN:
+    rpc = option(lc, "data_parallel_rpc_port")
+    value, ov = rpc.value, rpc.ov
+    if not rpc.known:
         return None
     if value is None:
         cls = lc.catalog.config("ParallelConfig")
         fld = cls.field("data_parallel_rpc_port") if cls is not None else None
         value = fld.default if fld is not None else None
     port = port_number(value) if value is not None else None
-    host, hv = option(lc, "data_parallel_address")
+    host = option(lc, "data_parallel_address").value
     if port is None or host is UNKNOWN:
         return None
     addr = address(host) if isinstance(host, str) else address("127.0.0.1")
@@ -226,7 +226,7 @@ def gpus(lc: LaunchContext) -> Optional[tuple[str, ...]]:
 
     if lc.inv.kind != "serve" or lc.args is None:
         return None
-    if has_option(lc, "device_ids") and option(lc, "device_ids")[0] is not None:
+    if option(lc, "device_ids", absent=None).value is not None:
         return None  # --device-ids picks devices itself (or may: unknown)
     n = 1
     for dest in ("tensor_parallel_size", "pipeline_parallel_size", "prefill_context_parallel_size"):

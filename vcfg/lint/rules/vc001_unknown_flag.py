@@ -40,7 +40,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for ov in unknown_options(lc):
         if ov.name_span is not None and (ov.name_span.start, ov.name_span.end) in seen:
             continue
-        name = norm(ov.written.split("=", 1)[0])
+        name = norm(ov.written_name)
         head = name.split(".", 1)[0]
         if removed_since(target, head) or target.knowledge.removed_flag(head, target.version):
             continue  # VC002

@@ -34,7 +34,7 @@ RULE = Rule(
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     target = lc.target
     for ov in unknown_options(lc):
-        head = norm(ov.written.split("=", 1)[0]).split(".", 1)[0]
+        head = norm(ov.written_name).split(".", 1)[0]
         entry = target.knowledge.removed_flag(head, target.version)
         since = removed_since(target, head) or (entry.removed_in if entry is not None else None)
         if since is None and entry is None:

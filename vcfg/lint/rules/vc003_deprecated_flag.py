@@ -37,7 +37,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         gone = _removed_later(lc, f.long_name)
         yield RULE.diag(
             span(lc, ov.name_span),
-            f"`{ov.written.split('=', 1)[0]}` is deprecated in vllm {lc.target.version}",
+            f"`{ov.written_name}` is deprecated in vllm {lc.target.version}",
             help=f"it is removed in {gone}" if gone else "it will be removed in a later release",
         )
 

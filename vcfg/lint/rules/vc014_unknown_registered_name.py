@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint import constraints as c
+from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
@@ -40,13 +40,13 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if pa is None or not lc.catalog.value_sets:
         return
     for vs in lc.catalog.value_sets:
-        ov = pa.get(vs.dest)
+        ov = option(lc, vs.dest).ov
         if ov is None or not ov.known or not isinstance(ov.value, str) or not ov.value:
             continue
         if any(_given(lc, d) for d in vs.plugins):
             continue
         if vs.when is not None:
-            on, _ = c.option(lc, vs.when)
+            on = option(lc, vs.when).value
             if on is not True:
                 continue
         if _accepted(vs, ov.value) or _plugin_name(lc, vs.dest, ov.value):
@@ -58,7 +58,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         help = (f"did you mean `{near[0]}`? " if near else "") + f"vllm {lc.target.version} has: {shown}"
         yield RULE.diag(
             span(lc, ov.value_span or ov.span),
-            f"`{ov.value}` is not one of vllm's {vs.name} for `{ov.written.split('=', 1)[0]}`; "
+            f"`{ov.value}` is not one of vllm's {vs.name} for `{ov.written_name}`; "
             f"vllm stops {vs.stage} ({vs.check})",
             help=help,
             notes=(f"the names are defined at {vs.loc}",),
@@ -66,7 +66,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
 
 
 def _given(lc: LaunchContext, dest: str) -> bool:
-    ov = parsed(lc).get(dest)
+    ov = option(lc, dest).ov
     return ov is not None and (not ov.known or bool(ov.value))
 
 

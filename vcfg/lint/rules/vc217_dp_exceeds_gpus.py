@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.constraints import device_ids, has_option, launch_span, option, script_binding
+from vcfg.lint.constraints import device_ids, launch_span, script_binding
+from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
@@ -40,7 +41,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     v = view(lc)
     if v is None or v.backend != "mp":
         return
-    if has_option(lc, "device_ids") and option(lc, "device_ids")[0] is not None:
+    if option(lc, "device_ids", absent=None).value is not None:
         return
     ranks = v.local_ranks()
     if ranks is None or len(ranks) < 2:
@@ -49,14 +50,14 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
         return
     visible = len(device_ids(b.value.text))
-    world = v.within_dp if has_option(lc, "prefill_context_parallel_size") else v.tp * v.pp
+    world = v.within_dp if option(lc, "prefill_context_parallel_size").exists else v.tp * v.pp
     need = len(ranks) * world
     if not visible or world > visible or need <= visible:
         return  # nothing visible, or one replica already too large (VC203)
     # the operand written last: the DP option word, else the variable's value
     spots = []
     for dest in ("data_parallel_size_local", "data_parallel_size", "nnodes"):
-        _, ov = option(lc, dest)
+        ov = option(lc, dest).ov
         if ov is not None:
             spots.append(span(lc, ov.name_span))
             break

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
+from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
@@ -46,7 +47,7 @@ ENTRY = c.Constraint(
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     values = c.evaluate(ENTRY, lc)
-    _, ov = c.option(lc, "data_parallel_backend")
+    ov = option(lc, "data_parallel_backend").ov
     if values is None or ov is None:
         return
     # a value finding points at the value word (tests/corpus/README.md)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.constraints import UNKNOWN, option
+from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
@@ -50,11 +50,11 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             if fact.equals_option != "port" or key not in extra:
                 continue
             announced = _kv.port_number(extra[key])
-            port, ov = option(lc, "port")
-            actual = _kv.port_number(port) if port is not UNKNOWN else None
+            port = option(lc, "port")
+            actual = _kv.port_number(port.value) if port.known else None
             if announced is None or actual is None or announced == actual:
                 continue
-            given = f"`--port` {actual}" if ov is not None else f"the default `--port` {actual}"
+            given = f"`{port.catalog_name}` {actual}" if port.given else f"the default `{port.catalog_name}` {actual}"
             yield RULE.diag(
                 value_span_of(lc, k.ov, *k.path, "kv_connector_extra_config", key),
                 f"`{key}` {announced} is not this instance's port: it listens on {given}",

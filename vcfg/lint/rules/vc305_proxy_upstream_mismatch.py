@@ -60,9 +60,9 @@ def _server_ports(run: RunContext, proxy: LaunchContext) -> Optional[set[int]]:
             continue
         h = _ports.http_listener(lc)
         if h is None:
-            from vcfg.lint.constraints import has_option, option
+            from vcfg.lint.options import option
 
-            if has_option(lc, "headless") and option(lc, "headless")[0] is True:
+            if option(lc, "headless", absent=None).value is True:
                 continue
             return None
         ports.update(h.ports)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.constraints import UNKNOWN, has_option, launch_span, option, script_binding
+from vcfg.lint.constraints import launch_span, script_binding
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.rule import Rule
@@ -41,16 +42,16 @@ RULE = Rule(
 
 def _share(lc: LaunchContext) -> Optional[float]:
     # a fixed KV cache size ignores the share (0.33 config/cache.py:374)
-    if has_option(lc, "kv_cache_memory_bytes") and option(lc, "kv_cache_memory_bytes")[0] is not None:
+    if option(lc, "kv_cache_memory_bytes", absent=None).value is not None:
         return None
-    value, _ = option(lc, "gpu_memory_utilization")
+    value = option(lc, "gpu_memory_utilization").value
     if value is UNKNOWN or isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value)
 
 
 def _spot(lc: LaunchContext) -> Span:
-    _, ov = option(lc, "gpu_memory_utilization")
+    ov = option(lc, "gpu_memory_utilization").ov
     if ov is not None:
         return span(lc, ov.value_span or ov.span)
     b = script_binding(lc, "CUDA_VISIBLE_DEVICES")

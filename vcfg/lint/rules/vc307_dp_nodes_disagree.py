@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic, Span
-from vcfg.lint.constraints import UNKNOWN, launch_span, option
+from vcfg.lint.constraints import launch_span
+from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _dp, _hosts
@@ -70,36 +71,36 @@ def _model(lc: LaunchContext) -> Optional[_Setting]:
     return _Setting(m.value, f"the model `{m.value}`", span(lc, m.value_span or m.span))
 
 
-def _opt(dest: str, label: str, unset: Any = None) -> Any:
+def _opt(dest: str, unset: Any = None) -> Any:
     """A reader of option ``dest``: its value as given, else ``unset`` (shown as the
     default) when given, else the catalog default."""
 
     def read(lc: LaunchContext) -> Optional[_Setting]:
-        value, ov = option(lc, dest)
-        if value is UNKNOWN:
+        o = option(lc, dest)
+        if not o.known:
             return None
-        if ov is None:
-            v = unset if unset is not None else value
-            return _Setting(v, f"{label} {v} (unset)", None)
-        return _Setting(value, f"`{ov.written.split('=', 1)[0]}` {value}", span(lc, ov.value_span or ov.span))
+        if o.ov is None:
+            v = unset if unset is not None else o.value
+            return _Setting(v, f"{o.name} {v} (unset)", None)
+        return _Setting(o.value, f"`{o.name}` {o.value}", span(lc, o.ov.value_span or o.ov.span))
 
     return read
 
 
 def _address_default(lc: LaunchContext) -> Any:
     # an unset address is --master-addr, else 127.0.0.1 (arg_utils.py:2539-2553, 0.33.0)
-    value, _ = option(lc, "master_addr")
+    value = option(lc, "master_addr").value
     return value if isinstance(value, str) and value else "127.0.0.1"
 
 
 def _address(lc: LaunchContext) -> Optional[_Setting]:
-    value, ov = option(lc, "data_parallel_address")
-    if value is UNKNOWN:
+    o = option(lc, "data_parallel_address")
+    if not o.known:
         return None
-    if ov is None:
+    if o.ov is None:
         d = _address_default(lc)
-        return _Setting(d, f"no `--data-parallel-address` (so {d})", None)
-    return _Setting(value, f"`{ov.written.split('=', 1)[0]}` {value}", span(lc, ov.value_span or ov.span))
+        return _Setting(d, f"no `{o.name}` (so {d})", None)
+    return _Setting(o.value, f"`{o.name}` {o.value}", span(lc, o.ov.value_span or o.ov.span))
 
 
 def _release(lc: LaunchContext) -> Optional[_Setting]:
@@ -114,17 +115,17 @@ def _release(lc: LaunchContext) -> Optional[_Setting]:
 
 #: what every node of one group must agree on
 _SETTINGS = (
-    ("the data-parallel size", _opt("data_parallel_size", "--data-parallel-size")),
+    ("the data-parallel size", _opt("data_parallel_size")),
     ("the head's address", _address),
     # an unset RPC port is the config's 29550 (parallel.py:161, arg_utils.py:2559, 0.33.0)
-    ("the head's RPC port", _opt("data_parallel_rpc_port", "--data-parallel-rpc-port", 29550)),
+    ("the head's RPC port", _opt("data_parallel_rpc_port", 29550)),
     ("the model", _model),
-    ("tensor parallelism", _opt("tensor_parallel_size", "--tensor-parallel-size")),
-    ("pipeline parallelism", _opt("pipeline_parallel_size", "--pipeline-parallel-size")),
-    ("expert parallelism", _opt("enable_expert_parallel", "--enable-expert-parallel")),
-    ("the all2all backend", _opt("all2all_backend", "--all2all-backend")),
-    ("the expert-parallel load balancer", _opt("enable_eplb", "--enable-eplb")),
-    ("the node count", _opt("nnodes", "--nnodes")),
+    ("tensor parallelism", _opt("tensor_parallel_size")),
+    ("pipeline parallelism", _opt("pipeline_parallel_size")),
+    ("expert parallelism", _opt("enable_expert_parallel")),
+    ("the all2all backend", _opt("all2all_backend")),
+    ("the expert-parallel load balancer", _opt("enable_eplb")),
+    ("the node count", _opt("nnodes")),
     ("the vLLM release", _release),
 )
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.constraints import launch_span, option
+from vcfg.lint.constraints import launch_span
+from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _dp, _hosts
@@ -51,7 +52,7 @@ RULE = Rule(
 
 def _spot(lc: LaunchContext):  # type: ignore[no-untyped-def]
     for dest in ("data_parallel_rank", "data_parallel_start_rank", "node_rank"):
-        _, ov = option(lc, dest)
+        ov = option(lc, dest).ov
         if ov is not None:
             return span(lc, ov.value_span or ov.span)
     return launch_span(lc)
