@@ -49,7 +49,8 @@ VCFG = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "vcfg"]
 REPEAT = 21
 
 #: What `vcfg lint` cannot avoid, written without vcfg: the modules it needs, the bash
-#: grammar (loaded the way vcfg/launch/shell.py loads it), one parse, the catalog's JSON.
+#: grammar (loaded the way vcfg/launch/shell.py loads it), one parse, the catalog's JSON
+#: (the release's rows and its lines of the shared facts table, vcfg/catalog/packed.py).
 FLOOR = """
 import bisect, difflib, json, os, pathlib, re, typing
 import importlib.machinery, importlib.util, tree_sitter
@@ -61,7 +62,9 @@ mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.nam
 loader.exec_module(mod)
 tree_sitter.Parser(tree_sitter.Language(mod.language())).parse(b"vllm serve m --port 8000")
 data = pathlib.Path(list(importlib.util.find_spec("vcfg").submodule_search_locations)[0]) / "catalog" / "data"
-json.loads((data / "catalogs" / "vllm-0.33.0.json").read_text())
+rel = json.loads((data / "catalogs" / "vllm-0.33.0.json").read_text())
+lines = (data / "catalogs" / "facts.jsonl").read_bytes().split(b"\n")  # the packed store
+json.loads(b"[" + b",".join([lines[r[0]] for rows in rel["packed"].values() for r in rows]) + b"]")
 """
 
 

@@ -326,6 +326,11 @@ def _nested_plan(cls: Any) -> tuple[tuple[str, Any, bool], ...]:
     return plan
 
 
+def nested_fields(cls: Any) -> tuple[tuple[str, Any, bool], ...]:
+    """(field, record class, is a list) for each field of ``cls`` holding records."""
+    return _nested_plan(cls)
+
+
 def build(cls: Any, data: Any) -> Any:
     """An instance of record ``cls`` from JSON-like ``data`` vcfg wrote and tested
     itself: nested records are made and nothing is checked.  Use `load` for

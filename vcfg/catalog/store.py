@@ -1,5 +1,6 @@
-"""Where catalogs live: bundled with vcfg (one per minor release, newest patch), or
-built by the user into their cache.  Loading one is a file read and building
+"""Where catalogs live: bundled with vcfg (every release of `vcfg.catalog.releases`,
+packed into one shared table of facts, `vcfg.catalog.packed`), or built by the user
+into their cache (one plain JSON file each).  Loading one is a file read and building
 records (``vcfg.records``): checked for a user's catalog, unchecked for the bundled
 ones, which are generated and tested with the package.  No vLLM involved.
 """
@@ -13,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from vcfg.catalog import packed
 from vcfg.catalog.model import SCHEMA_VERSION, Catalog
 from vcfg.catalog.local import cache_dir
 from vcfg.catalog.versions import Version, parse_version
@@ -122,15 +124,23 @@ def read_text(path: Path) -> str:
         raise VcfgError(f"cannot read catalog {path}: {e}") from e
 
 
-def parse(text: str, origin: str, *, trusted: bool = False) -> Catalog:
+def parse(text: str, origin: str, *, trusted: bool = False, facts: Optional[Path] = None) -> Catalog:
     """A catalog from its JSON text.  Every value is checked unless ``trusted`` (the
-    bundled catalogs, which are generated and tested with the package)."""
+    bundled catalogs, which are generated and tested with the package).  A packed
+    release file (`vcfg.catalog.packed`) reads its facts from ``facts``."""
     try:
         data = json.loads(text)
     except ValueError as e:
         raise VcfgError(f"{origin} is not a vcfg catalog: not JSON ({e})") from e
     if not isinstance(data, dict):
         raise VcfgError(f"{origin} is not a vcfg catalog: not a JSON object")
+    if packed.is_packed(data):
+        if facts is None or not trusted:
+            raise VcfgError(f"{origin} is a packed bundled catalog; only vcfg's own are read in this form")
+        try:
+            data = packed.unpack(data, facts)
+        except (OSError, ValueError, LookupError, TypeError) as e:
+            raise VcfgError(f"cannot read catalog {origin}: {e}") from e
     if data.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
         raise VcfgError(
             f"{origin} has catalog schema {data.get('schema_version')}, this vcfg reads {SCHEMA_VERSION}",
@@ -146,7 +156,9 @@ def parse(text: str, origin: str, *, trusted: bool = False) -> Catalog:
 
 @lru_cache(maxsize=64)
 def _load_path(path: str) -> Catalog:
-    return parse(read_text(Path(path)), path, trusted=Path(path).parent == BUNDLED_DIR)
+    p = Path(path)
+    bundled = p.parent == BUNDLED_DIR
+    return parse(read_text(p), path, trusted=bundled, facts=BUNDLED_DIR / packed.FACTS_FILE if bundled else None)
 
 
 def load(version: Optional[str] = None) -> tuple[Catalog, Optional[str]]:

@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-from vcfg.catalog import store
+from vcfg.catalog import packed, store
 from vcfg.catalog.extract.build import build_catalog
 from vcfg.catalog.releases import BUNDLED_RELEASES, GENERATED_BY
 from vcfg.catalog.extract.source import from_version
@@ -66,20 +66,50 @@ def write_knowledge(check: bool = False) -> list[str]:
 
 
 def write_catalogs(versions: list[str], check: bool = False) -> list[str]:
-    """The bundled catalogs of ``versions``, built from their downloaded source."""
-    stale = []
-    for v in versions:
+    """The bundled catalogs, packed into one table of facts (`vcfg.catalog.packed`):
+    ``versions`` are rebuilt from their downloaded source, every other bundled release
+    keeps the catalog it has (or is built, when it has none yet)."""
+    unknown = [v for v in versions if v not in BUNDLED_RELEASES]
+    if unknown:
+        raise VcfgError(
+            f"vllm {unknown[0]} is not a bundled release",
+            hint="add it to BUNDLED_RELEASES in vcfg/catalog/releases.py",
+        )
+    store._load_path.cache_clear()
+    cats = {}
+    for v in BUNDLED_RELEASES:
+        if v not in versions:
+            try:
+                cats[v] = store.load_exact(v)
+                continue
+            except VcfgError:
+                pass  # a release new to the list: build it
         t = time.perf_counter()
-        text = store.dumps(generate_one(v), compact=True)
-        path = bundled_path(v)
-        if check:
-            old = path.read_text(encoding="utf-8") if path.exists() else None
-            if old != text:
-                stale.append(v)
-            print(f"{v}: {'stale' if old != text else 'up to date'}", file=sys.stderr)
-        else:
-            store.write_text(path, text)
-            print(f"{v}: wrote {path.name} ({len(text) // 1024} KiB, {time.perf_counter() - t:.2f}s)", file=sys.stderr)
+        cats[v] = generate_one(v)
+        print(f"{v}: built ({time.perf_counter() - t:.2f}s)", file=sys.stderr)
+    facts, releases = packed.pack(cats[v] for v in BUNDLED_RELEASES)
+    texts = {packed.FACTS_FILE: facts, **{bundled_path(v).name: t for v, t in releases.items()}}
+    stale = []
+    for name, text in texts.items():
+        path = store.BUNDLED_DIR / name
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+        if old != text:
+            stale.append(name)
+            if not check:
+                store.write_text(path, text)
+    extra = sorted(n for n in (p.name for p in store.BUNDLED_DIR.glob("vllm-*.json*")) if n not in texts)
+    stale += extra
+    if not check:
+        for name in extra:
+            (store.BUNDLED_DIR / name).unlink()
+    size = sum(len(t.encode("utf-8")) for t in texts.values())
+    print(
+        f"catalogs: {len(releases)} releases, {size // 1024} KiB packed; "
+        f"{'stale' if check else 'rewrote'} {len(stale)} files",
+        file=sys.stderr,
+    )
+    store._load_path.cache_clear()
+    packed._table.cache_clear()
     return stale
 
 

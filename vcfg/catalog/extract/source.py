@@ -25,7 +25,7 @@ from vcfg.errors import VcfgError
 from vcfg.records import field, record
 
 _VERSION_RE = re.compile(r"""(?:__version__|version)\s*(?::\s*str)?\s*=\s*['"]([^'"]+)['"]""")
-_RELEASE_RE = re.compile(r"^\d+\.\d+(\.\d+)?([.-]?(post|rc|a|b|dev)\d*)*$")
+_RELEASE_RE = re.compile(r"^\d+\.\d+(\.\d+){0,2}([.-]?(post|rc|a|b|dev)\d*)*$")
 
 
 @record
