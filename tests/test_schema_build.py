@@ -262,9 +262,11 @@ def test_lenient_and_strict_serve() -> None:
     assert errors(strict, {"max-num-seqz": 5}) == ["$.max-num-seqz"]
     kv = {"kv-transfer-config": {"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_conector": "x"}}
     assert not ok(lenient, kv) and not ok(strict, kv)  # KVTransferConfig forbids extras
-    # what vLLM's parser accepts: an unambiguous prefix and a dotted key (default only)
+    # what vLLM's parser accepts: an unambiguous prefix (default only: lint warns, VC012)
+    # and a dotted key (both: lint checks the merged value)
     assert ok(lenient, {"max-num-s": 5, "kv-transfer-config.kv_role": "kv_both"})
     assert errors(strict, {"max-num-s": 5}) == ["$.max-num-s"]
+    assert ok(strict, {"kv-transfer-config.kv_role": "kv_both"})
     assert errors(lenient, {"max": 5}) == ["$.max"]  # ambiguous: max-num-seqs, max-model-len
     assert strict["$id"].endswith("/0.33.0/serve.strict.schema.json")
 

@@ -107,6 +107,9 @@ KNOWN = {
         "connector's keys now, which vLLM only does when it builds the connector",
     "kv-bool-as-text":
         "pydantic reads 'yes' as true; the schema asks for a JSON boolean",
+    "switch-false-dropped":
+        "vLLM's loader drops `false`, so prefix caching stays on: the strict schema rejects "
+        "it where lint warns (VC011); the default schema accepts it, as the parser does",
     "zero-tp-parses":
         "the parser takes 0; ParallelConfig's Field(ge=1) rejects it when the engine "
         "config is built, before the model loads: the schema holds the bound now",

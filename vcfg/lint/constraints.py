@@ -88,6 +88,10 @@ class Constraint:
     versions: Optional[str] = None
     #: extra template values computed from the resolved operands (e.g. a product)
     derive: Optional[Callable[[dict[str, "Value"]], dict[str, Any]]] = None
+    #: for a one-operand entry: the values it accepts, as a JSON Schema the serve
+    #: schema puts on the option (vcfg/schema/checks.py), so the editor says what lint
+    #: says; None where the check cannot be written as one (a schema then says nothing)
+    schema: Optional[dict[str, Any]] = None
 
 
 # --------------------------------------------------------------------------- resolution

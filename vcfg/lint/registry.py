@@ -77,6 +77,7 @@ RULE_MODULES: tuple[str, ...] = (
     "vc228_log_outputs_without_log_requests",
     "vc229_auto_tool_choice_without_parser",
     "vc230_max_model_len_zero",
+    "vc260_missing_config_key",
     "vc301_pd_roles",
     "vc302_port_collision",
     "vc303_pd_mismatch",

@@ -50,12 +50,22 @@ def resolve_kind(cat: Catalog, kind: str) -> str:
         return kind
     if cat.config(kind) is not None:
         return kind
+    flag = cat.flag("--" + kind.lstrip("-").replace("_", "-"))
+    if flag is not None:  # a JSON-valued option: the class its value becomes
+        from vcfg.lint.rules._args import value_class
+
+        name = value_class(cat, flag)
+        if name == KV_TRANSFER_CLASS:
+            return c.KV_TRANSFER
+        if name and cat.config(name) is not None:
+            return name
     low = {x.lower(): x for x in [*c.KINDS, *(k.name for k in cat.configs)]}
     if kind.lower() in low:
         return low[kind.lower()]
     near = difflib.get_close_matches(kind, list(c.KINDS) + [k.name for k in cat.configs], n=3)
     hint = f"did you mean {', '.join(near)}?" if near else (
-        f"one of {', '.join(c.KINDS)}, or a config class (see `vcfg catalog show`)"
+        f"one of {', '.join(c.KINDS)}, a JSON-valued option (`speculative-config`), "
+        "or a config class (see `vcfg catalog show`)"
     )
     raise VcfgError(f"no schema kind or config class {kind!r} in vLLM {cat.vllm_version}", hint=hint)
 
@@ -101,11 +111,15 @@ def build_schema(
             ctx.defs[name] = body
     title = _TITLES.get(kind, "vLLM " + kind + " (vLLM {v})").format(v=v)
     desc = _DESCRIPTIONS.get(kind, "The JSON form of `" + kind + "` in vLLM {v}.").format(v=v)
-    if options.strict:
+    if options.strict and kind == c.SERVE:
         desc += (
-            " Strict: unknown keys are rejected also where vLLM ignores them, and "
-            "abbreviated or dotted option names are not accepted."
+            " Strict: says what `vcfg lint` says about the file's keys and values: unknown "
+            "keys are rejected also where vLLM ignores them, abbreviated option names are "
+            "not accepted, and `false` is rejected where vLLM's loader drops it from a "
+            "switch that may be on."
         )
+    elif options.strict:
+        desc += " Strict: unknown keys are rejected also where vLLM ignores them."
     schema = c.header(c.schema_id(v, kind, options.strict, options.draft), options.draft, title, comment, desc)
     schema.update(body)
     if ctx.defs:

@@ -10,9 +10,9 @@ unknown option in every release).
 Both schemas reject an unknown top-level key, as vLLM's parser does in every release
 (argparse: "unrecognized arguments"): a misspelt option is flagged in the editor.  What
 vLLM's parser does accept without being a key here is matched by patterns in the
-default schema (the strict one rejects them): argparse's unambiguous prefixes
-(`max-num-seq` for `max-num-seqs`, with a warning to write the whole name) and dotted
-keys of JSON-valued options (`kv-transfer-config.kv_role`).
+default schema: argparse's unambiguous prefixes (`max-num-seq` for `max-num-seqs`, with a
+warning to write the whole name; the strict schema rejects them, as lint warns) and, in
+both, dotted keys of JSON-valued options (`kv-transfer-config.kv_role`).
 A key of another release fails with vcfg's message alone (`removed_key`).  Bounds that
 vLLM's config classes state (`Field(gt=0, le=1)` of `CacheConfig.gpu_memory_utilization`)
 bound the option's number.
@@ -263,6 +263,8 @@ def serve_properties(ctx: Context) -> dict[str, Any]:
                 props[other] = _negative_property(flag, other, primary)
             else:
                 props[other] = {"$ref": f"#/properties/{primary}"}
+    if ctx.strict:
+        _strict_switches(ctx, props)
     for name in list(props):
         under = name.replace("-", "_")
         if under != name and under not in props:
@@ -285,12 +287,36 @@ def serve_properties(ctx: Context) -> dict[str, Any]:
     return props
 
 
+def _strict_switches(ctx: Context, props: dict[str, Any]) -> None:
+    """Strict: ``key: false`` only where dropping it changes nothing.  vLLM's loader
+    drops a ``false`` (loader.py), which leaves an option that is on by default (or
+    decided at run time) on: `vcfg lint` warns (VC011) from the same rule."""
+    from vcfg.launch.args.argv import false_matters
+
+    for name, prop in props.items():
+        if prop.get("type") != "boolean" or not false_matters(ctx.cat, "--" + name):
+            continue
+        flag = ctx.cat.flag("--" + name)
+        if flag is None or not is_switch(flag):
+            continue
+        neg = [a for a in long_names(flag) if _negative(flag, a)]
+        hint = f" (write `{neg[0]}: true` to turn it off)" if neg and neg[0] != name else ""
+        props[name] = {**prop, "enum": [True],
+                       "errorMessage": f"`{name}: false` is ignored by vLLM's --config loader{hint}"}
+
+
 def serve_schema_body(ctx: Context) -> dict[str, Any]:
     props = serve_properties(ctx)
     body: dict[str, Any] = {"type": "object", "properties": props}
-    if not ctx.strict:  # strict: only the whole, undotted names
+    from vcfg.schema.checks import add_option_checks
+
+    add_option_checks(ctx, props, body)
+    # dotted keys in both (vLLM merges them; `vcfg lint` checks the merged value);
+    # abbreviations only in the default schema (strict: lint warns about them, VC012)
+    body["patternProperties"] = dotted_patterns(ctx)
+    if not ctx.strict:
         options = [s[2:] for f in ctx.cat.flags for s in f.option_strings if s.startswith("--")]
-        body["patternProperties"] = {**dotted_patterns(ctx), **abbreviation_patterns(options)}
+        body["patternProperties"].update(abbreviation_patterns(options))
         ctx.defs[ABBREVIATION] = dict(ABBREVIATION_SCHEMA)
     # a schema, not `false`: with `false` and the patterns above, validators list every
     # pattern in the message; this way the path names the key and the message is ours

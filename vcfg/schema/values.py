@@ -246,6 +246,10 @@ def _scalar(flag: Flag, json_target: Optional[dict[str, Any]], mappings: bool,
         if mappings and not list_valued:
             u.add_type("object")
             then = _object_part(json_target)
+        elif not list_valued:
+            # before 0.16 the loader passes str(mapping): Python text vLLM cannot read as
+            # JSON, except for an empty mapping ("{}")
+            u.others.append({"type": "object", "maxProperties": 0})
         if t == "config":  # the text must be a JSON object (or "None" when optional)
             u.add_text(c.OPTIONAL_OBJECT_TEXT if flag.optional else c.OBJECT_TEXT)
         else:

@@ -289,7 +289,7 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
             if p.v >= V_YAML_NO_KEY and not serve and p.cat.flag(no_key) is not None:
                 out.append(_Tok(no_key, _synthetic_word(no_key, e.key_span), 0, "config"))
                 continue
-            if _false_matters(p.cat, key):
+            if false_matters(p.cat, key):
                 p.problem("yaml-false-dropped",
                           f"`{e.key}: false` is ignored by vLLM's --config loader"
                           + (" (write the negative option on the command line)" if p.cat.flag(no_key) else ""),
@@ -472,7 +472,7 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
     return out
 
 
-def _false_matters(cat: Any, key: str) -> bool:
+def false_matters(cat: Any, key: str) -> bool:
     """Whether dropping ``key: false`` leaves the option other than the file says: not
     when the option's default is already off (``enforce-eager: false``), nor when a
     negative form's default is already on (``no-enable-prefix-caching: false``).  An

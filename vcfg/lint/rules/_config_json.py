@@ -112,7 +112,13 @@ def _walk(lc: LaunchContext, ov: Any, cls: ConfigClass, path: tuple[Any, ...], v
 
 def nested_only(f: ConfigField) -> bool:
     """The field takes a nested config object and nothing else (``None`` aside): a
-    ``dict`` or foreign-class alternative would accept any keys."""
+    ``dict`` or foreign-class alternative would accept any keys.  Not a field typed
+    as a class but defaulting to None without allowing it: vLLM fills those itself
+    and skips validating a given value (``target_model_config:
+    SkipValidation[ModelConfig] = None``, 0.33.0 config/speculative.py:518; the
+    schemas leave them open too, vcfg/schema/values.py:field_value)."""
+    if f.default is None and not f.required and "None" not in f.hints:
+        return False
     return bool(f.nested) and all(h in (f.nested, "None") for h in f.hints)
 
 

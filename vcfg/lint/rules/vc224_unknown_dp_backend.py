@@ -42,6 +42,7 @@ ENTRY = c.Constraint(
     violated=lambda v: isinstance(v.data_parallel_backend, str) and v.data_parallel_backend not in BACKENDS,
     message="`{data_parallel_backend.name}` `{data_parallel_backend}` is not a data-parallel backend",
     help="expected one of: mp, ray",
+    schema={"enum": list(BACKENDS)},
 )
 
 

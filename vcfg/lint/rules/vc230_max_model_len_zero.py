@@ -35,6 +35,7 @@ ENTRY = c.Constraint(
     violated=lambda v: v.max_model_len == 0 and not isinstance(v.max_model_len, bool),
     message="`{max_model_len.name}` 0 is not a length",
     help="give a length of at least 1, or `auto` (-1) to fit it to the GPU memory",
+    schema={"not": {"anyOf": [{"const": 0}, {"type": "string", "pattern": r"^\s*[+-]?0+\s*$"}]}},
 )
 
 
