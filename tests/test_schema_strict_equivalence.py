@@ -120,7 +120,7 @@ def _run(version: str, tmp: Path) -> list[tuple[Case, list, list, dict]]:
     assert not result.internal_errors
     by_file = collections.defaultdict(list)
     for d in result.diagnostics:
-        by_file[d.span.path].append(d)
+        by_file[d.span.file].append(d)
     val = _validator(version)
     out = []
     for c, p, text in zip(generated, paths, texts):

@@ -14,7 +14,7 @@ def _lint(tmp_path: Path, text: str, name: str = "run.sh", version: str = "0.33.
     p.write_text(text, encoding="utf-8")
     r = lint_paths([str(p)], version, config=LintConfig())
     assert r.internal_errors == []
-    return [(d.code, d.span.line, d.span.column) for d in r.diagnostics if d.severity != "info"]
+    return [(d.code, d.span.line, d.span.col) for d in r.diagnostics if d.severity != "info"]
 
 
 def test_watermark_config_without_its_key(tmp_path):
