@@ -153,6 +153,33 @@ def test_a_wait_in_a_function_called_between_launches(tmp_path):
     assert lint(tmp_path, src) == []
 
 
+RESTART_IN_MAIN = """\
+serve_one() {
+  pkill -f "vllm serve" || true
+  vllm serve $1 --port 8000 &
+  sleep 30
+}
+main() {
+  serve_one a
+  serve_one b
+}
+main "$@"
+"""
+
+
+def test_kills_and_launches_in_one_top_level_call_take_effect_in_order(tmp_path):
+    """Every launch and kill runs inside `main`, one top-level statement: the kill at the
+    start of the second `serve_one` stops the first server (xpyd-vllm-benchmarks.sh)."""
+    assert lint(tmp_path, RESTART_IN_MAIN) == []
+    # without the kill, the two servers clash on port 8000 (the launch's own line)
+    found = lint(tmp_path, RESTART_IN_MAIN.replace('  pkill -f "vllm serve" || true\n', ""))
+    assert [(c, line, col) for c, _, line, col, _ in found if c == "VC302"] == [("VC302", 2, 24)]
+    # a kill before both launches stops neither: order counts, not the call
+    before = "main() {\n  pkill -f vllm\n  vllm serve a --port 8000 &\n  vllm serve b --port 8000 &\n  wait\n}\nmain\n"
+    found = lint(tmp_path, before)
+    assert [(c, line, col) for c, _, line, col, _ in found if c == "VC302"] == [("VC302", 4, 23)]
+
+
 # --------------------------------------------------------------------------- unknown is not equal
 
 

@@ -460,6 +460,9 @@ class Invocation:
     #: The working folder the launch starts in, when the file says (``workingDir``,
     #: compose ``working_dir``, Dockerfile ``WORKDIR``).
     workdir: Optional[Word] = None
+    #: When the script runs this launch, counted with the kills and waits it runs
+    #: (`Shape.stop_seqs`): the order of a body's launches and stops where it is called.
+    seq: Optional[int] = None
 
     def exported_env(self) -> dict[str, Binding]:
         """The variables the program receives from the script (and prefixes)."""

@@ -24,6 +24,9 @@ class Shape:
     #: starts of kill / wait / pkill / killall commands outside function bodies (a
     #: function's body runs where it is called, not where it is written)
     stops: tuple[int, ...] = ()
+    #: the order (`Invocation.seq`) of every kill / wait / pkill / killall the script
+    #: runs, in a function body where it is called: one between two launches stops the first
+    stop_seqs: tuple[int, ...] = ()
 
 
 def script_shape(root: Any, data: bytes) -> Shape:

@@ -173,6 +173,10 @@ class _Interp(Arith):
         self.sites: list[int] = []
         #: where kill / wait / pkill / killall run, for a body run from elsewhere
         self.stop_sites: list[int] = []
+        #: the order in which launches and stops run (a counter, never rewound), and
+        #: the order of each kill / wait / pkill / killall that ran
+        self.seq = 0
+        self.stop_seqs: list[int] = []
         self.decisions = 0
         #: ids of nodes a misparsed word before them took (`_bare_dollar`)
         self.consumed: set[int] = set()
@@ -1293,10 +1297,13 @@ class _Interp(Arith):
         if name in self.functions and len(self.call_stack) < MAX_CALLS and name not in self.call_stack:
             self.call_function(name, argv[1:], prefixes, ctx, span)
             return
-        if self.sites and _basename(name) in _STOPS:
-            site = self.sites[0]
-            if site >= 0:
-                self.stop_sites.append(site)
+        if _basename(name) in _STOPS:
+            site = self.sites[0] if self.sites else 0
+            if site >= 0:  # not in a function nothing calls
+                self.seq += 1
+                self.stop_seqs.append(self.seq)
+                if self.sites:
+                    self.stop_sites.append(site)
         self.classify(argv, prefixes, ctx, span, redirects)
 
     def source_file(self, target: str, args: list[Word], ctx: _Ctx, span: Span) -> bool:
@@ -1834,6 +1841,7 @@ class _Interp(Arith):
             span = self.main_li.span(site, len(self.main_li.data) if end < 0 else end)
         complete = not any(w.holes and w.may_split for w in args)
         host, port, ups = _endpoints(kind, args)
+        self.seq += 1
         self.invocations.append(
             Invocation(
                 kind=kind,
@@ -1859,6 +1867,7 @@ class _Interp(Arith):
                 subcommand=sub,
                 site=(self.sites[0] if self.sites else span.start),
                 path=ctx.path,
+                seq=self.seq,
             )
         )
 
@@ -2720,6 +2729,8 @@ def parse_script(
             shape = None
     if shape is not None and interp.stop_sites:
         shape = shape._replace(stops=tuple(sorted(set(shape.stops) | set(interp.stop_sites))))
+    if shape is not None and interp.stop_seqs:
+        shape = shape._replace(stop_seqs=tuple(interp.stop_seqs))
     seen: set[tuple[str, int]] = set()
     unique = []
     for p in problems:

@@ -17,7 +17,8 @@ variable, command output) are never equal to anything.
 Time.  Two launches of one file overlap when the earlier one was started in the
 background (``&``), they are not in two branches of one ``if``/``case`` (a script that
 starts "prefill" or "decode" by its argument), and no ``kill``/``wait`` runs between
-them.  One launch unrolled from a loop overlaps with itself only when started in the
+them (written between them, or run between them in the order the script runs its
+function bodies: a ``main`` that restarts a server stops it each time).  One launch unrolled from a loop overlaps with itself only when started in the
 background and the loop body stops nothing.  Launches of different files overlap
 (servers run until stopped).
 """
@@ -197,6 +198,9 @@ def overlap(a: LaunchContext, b: LaunchContext, run: RunContext) -> bool:
     a1, a2 = _site(first.inv), _site(second.inv)
     if first.inv.path and second.inv.path and first.inv.path != second.inv.path and a1 == a2:
         return False  # one command on two paths through the script
+    s1, s2 = first.inv.seq, second.inv.seq
+    if s1 is not None and s2 is not None and any(s1 < x < s2 for x in shape.stop_seqs):
+        return False  # a kill or wait ran between them (also inside one function's calls)
     if first.inv.span.start == second.inv.span.start and a1 == a2:  # unrolled by a loop
         for ls, le in shape.loops:
             if ls <= a1 < le and any(ls <= x < le for x in shape.stops):
