@@ -31,16 +31,7 @@ KINDS = {"serve": {SERVE}, "dynamo-worker": {DYNAMO}, "router": {PROXY}, "proxy"
 PENDING_FORMATS: set[str] = set()
 
 #: single files of other formats that are known not to pass yet, with the reason
-PENDING: set[str] = {
-    # KServe LLMInferenceServiceConfig: `eval "exec vllm serve ..."` of a string with
-    # Go templates and unknown variables inside a bash -c string
-    "kubernetes/kserve/config-llm-decode-worker-data-parallel.yaml",
-    "kubernetes/kserve/config-llm-template.yaml",
-    # the shell front end: a launch inside the /bin/bash -c string given to docker run
-    # is not read when the string holds a value getopts may set (the script's
-    # arguments are unknown); with no arguments (the bash oracle) it is
-    "docker-run/opea/launch_vllm_service_openvino.sh",
-}
+PENDING: set[str] = set()
 
 
 def _catalog():  # type: ignore[no-untyped-def]

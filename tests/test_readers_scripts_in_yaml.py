@@ -96,3 +96,54 @@ def test_srt_slurm_roles_are_dynamo_workers():
     assert inv.args[2].span.line == 11 and inv.env["VLLM_SKIP_P2P_CHECK"].value.text == "1"
     other = RECIPE.replace("type: vllm", "type: sglang")
     assert read_plan("recipe.yaml", other.encode()).invocations == ()
+
+
+def test_an_expression_inside_single_quotes_is_unknown_not_text(tmp_path):
+    """`'{"kv_port": ${{ inputs.port }}}'`: the runner fills the expression in before bash
+    reads the quotes: the JSON's value is unknown, its key still checked."""
+    wf = WORKFLOW.replace("echo \"${{ github.sha }}\"",
+                          "vllm serve m --kv-transfer-config '{\"kv_role\": \"kv_both\", \"kv_port\": ${{ inputs.port }}}'")
+    f = tmp_path / "e2e.yml"
+    f.write_text(wf)
+    invs = read_plan(str(f), f.read_bytes()).invocations
+    kv = invs[1].args[2]
+    assert kv.text is None and kv.value == '{"kv_role": "kv_both", "kv_port": }'
+    assert kv.describe_unknown() == "'${{ inputs.port }}': a GitHub Actions expression, known when the workflow runs"
+
+
+KSERVE = """\
+apiVersion: serving.kserve.io/v1alpha2
+kind: LLMInferenceServiceConfig
+metadata:
+  name: t
+spec:
+  template:
+    containers:
+      - name: main
+        image: vllm/vllm-openai:v0.13.0
+        command: ["/bin/bash", "-c"]
+        args:
+          - |
+            EXTRA=""
+            if [ -n "$LORA" ]; then EXTRA="--enable-lora"; fi
+            eval "exec vllm serve /mnt/models \\
+              --served-model-name "{{ .Spec.Model.Name }}" \\
+              --port 8000 --max-num-seqz 4 ${EXTRA} \\
+              {{- if .Spec.Parallelism }} --tensor-parallel-size {{ .Spec.Parallelism.Tensor }}{{- end }} \\
+              ${VLLM_ADDITIONAL_ARGS}"
+"""
+
+
+def test_go_templates_in_a_container_script_are_placeholders(tmp_path):
+    """A KServe config template: the eval'd launch is read on each path, each `{{ ... }}`
+    an unknown value (never a word `{{`), and its real mistake is found once."""
+    f = tmp_path / "config-llm-template.yaml"
+    f.write_text(KSERVE)
+    invs = read_plan(str(f), f.read_bytes()).invocations
+    assert len(invs) == 2 and all(i.kind == SERVE for i in invs)
+    words = [w.text for w in max(invs, key=lambda i: len(i.args)).args]
+    assert words[:5] == ["/mnt/models", "--served-model-name", None, "--port", "8000"]
+    assert "--enable-lora" in words and not any(w and "{{" in w for w in words)
+    res = lint_paths([str(f)], "0.13.0")
+    assert [(d.code, d.span.line, d.span.column) for d in res.diagnostics if d.severity != "info"] == [
+        ("VC001", *_at(KSERVE, "--max-num-seqz"))]

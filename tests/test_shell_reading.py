@@ -125,6 +125,77 @@ vllm serve m $EXTRA
     assert [texts(i) for i in serves(src, args=["eager"])] == [["m", "--enforce-eager"]]
 
 
+# --------------------------------------------------------------------------- strings with unknown parts
+
+EVAL_UNKNOWN = """\
+CMD="vllm serve m --port 8000 $EXTRA --kv-transfer-config '{\\"kv_port\\": $KVP}'"
+if [ -n "$TP" ]; then
+  CMD="$CMD --tensor-parallel-size 2"
+fi
+if [ -n "$EAGER" ]; then
+  CMD="$CMD --enforce-eager"
+fi
+eval "$CMD"
+"""
+
+
+def test_eval_of_a_string_with_unknown_parts_reads_the_rest_on_each_path():
+    """bash runs the launch with whatever $EXTRA and $KVP hold: vcfg reads it with those
+    parts unknown (the unquoted one may split, the one inside single quotes is part of
+    its word), on each path of both ifs."""
+    invs = serves(EVAL_UNKNOWN)
+    assert len(invs) == 4 and len({i.path for i in invs}) == 4
+    longest = max(invs, key=lambda i: len(i.args))
+    assert texts(longest) == ["m", "--port", "8000", None, "--kv-transfer-config", None,
+                              "--tensor-parallel-size", "2", "--enforce-eager"]
+    extra, kv = longest.args[3], longest.args[5]
+    assert extra.may_split and extra.describe_unknown() == "$EXTRA is not set by this script"
+    assert kv.value == '{"kv_port": }' and not kv.may_split
+    assert kv.describe_unknown() == "$KVP is not set by this script"
+    # the known characters keep their place in the file: `{` is in line 1
+    src_line = EVAL_UNKNOWN.splitlines()[0]
+    assert kv.char_span(0).line == 1 and kv.char_span(0).col == src_line.index("{") + 1
+    assert longest.path == "the test at line 2 is true and the test at line 5 is true"
+
+
+def test_bash_c_of_a_string_with_unknown_parts_is_read():
+    (inv,) = serves('bash -c "vllm serve m2 --max-model-len $LEN --port 8001"\n')
+    assert texts(inv) == ["m2", "--max-model-len", None, "--port", "8001"]
+
+
+def test_a_string_that_is_all_unknown_stays_unknown():
+    plan = parse_script('eval "$WHOLE"\nbash -c "$CMD"\n', "run.sh")
+    assert plan.invocations == ()
+    assert [(u.kind, u.span.line) for u in plan.unknowns] == [("eval", 1), ("eval", 2)]
+
+
+def test_a_string_whose_unknown_part_may_be_what_makes_it_parse_stays_unknown():
+    plan = parse_script("eval \"vllm serve m --port 8000 $OPEN\"\neval \"if $C; then vllm serve m\"\n", "run.sh")
+    assert [texts(i) for i in plan.invocations] == [["m", "--port", "8000", None]]
+    assert [u.span.line for u in plan.unknowns if u.kind == "eval"] == [1, 2]
+
+
+def test_docker_run_with_unknown_options_and_a_shell_string_in_the_container(tmp_path):
+    """opea launch_vllm_service_openvino.sh: `$docker_args` hides options, the image is
+    known; the /bin/bash -c string runs in the container, where its export reaches vLLM."""
+    src = (
+        'image="vllm:openvino"\n'
+        "docker run -d --rm -p $port:80 $docker_args -e HTTP_PROXY=$https_proxy \\\n"
+        '  $image /bin/bash -c "cd / && export VLLM_CPU_KVCACHE_SPACE=50 && \\\n'
+        '  python3 -m vllm.entrypoints.openai.api_server --model \\"$model\\" $vllm_args --port 80"\n'
+    )
+    (inv,) = serves(src)
+    assert texts(inv) == ["--model", None, None, "--port", "80"]
+    assert inv.wrappers[0] == "docker run" and not inv.inherits_env
+    assert inv.env["VLLM_CPU_KVCACHE_SPACE"].value.text == "50" and inv.env["VLLM_CPU_KVCACHE_SPACE"].exported
+    assert inv.env["HTTP_PROXY"].value.text is None
+    # an unknown word where the image would be: no guess
+    assert serves("docker run -d $IMAGE --model m --port 8000\n") == []
+    # two such containers each have their own network: no port clash
+    two = src.replace("docker run -d", "docker run") + src.replace("docker run -d", "docker run")
+    assert "VC302" not in codes(lint(tmp_path, two.replace("--port 80\"\n", "--port 80\" &\n")))
+
+
 # --------------------------------------------------------------------------- functions
 
 STOP_IN_FUNCTION = """\
@@ -468,7 +539,9 @@ def test_a_getopts_loop_without_arguments_never_runs():
           'docker run vllm:openvino /bin/bash -c "cd / && python3 -m vllm.entrypoints.openai.api_server --model $m"\n'
     (inv,) = serves(src, args=[])
     assert texts(inv) == ["--model", "meta-llama/Llama-2-7b-hf"]
-    # arguments unknown: the loop may set it, and a bash -c string with an unknown
-    # part is not read (a known limit), only recorded as unknown
+    # arguments unknown: the loop may set it; the bash -c string is read with that
+    # part unknown, in the container docker runs
     plan = parse_script(src, "run.sh")
-    assert plan.invocations == () and [u.kind for u in plan.unknowns] == ["eval"]
+    (inv,) = plan.invocations
+    assert texts(inv) == ["--model", None] and inv.wrappers[0] == "docker run"
+    assert inv.args[1].describe_unknown() == "changed by the loop at line 2"

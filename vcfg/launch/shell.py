@@ -76,6 +76,10 @@ from vcfg.launch.shell_words import (
     _brace_expand,
     _hole_word,
     _simple_output,
+    HOLE_MARK,
+    _cut,
+    mask_holes,
+    unmask_holes,
     _split_fields,
     _synth,
 )
@@ -177,6 +181,9 @@ class _Interp(Arith):
         #: the order of each kill / wait / pkill / killall that ran
         self.seq = 0
         self.stop_seqs: list[int] = []
+        #: the unknown parts of strings run by eval / bash -c (`mask_holes`): the value
+        #: of ``${__vcfg_hole_K}`` is hole_words[K]
+        self.hole_words: list[Word] = []
         self.decisions = 0
         #: ids of nodes a misparsed word before them took (`_bare_dollar`)
         self.consumed: set[int] = set()
@@ -240,6 +247,10 @@ class _Interp(Arith):
         if self.environ is not None and name in self.environ:
             sp = self.li.span(0, 0)
             return Binding(name, _synth(self.environ[name], sp), True, sp, False, "caller")
+        if self.hole_words and name.startswith("__vcfg_hole_") and name[12:].isdigit() \
+                and int(name[12:]) < len(self.hole_words):
+            w = self.hole_words[int(name[12:])]
+            return Binding(name, w, False, w.span)
         return None
 
     # ------------------------------------------------------------------ driver
@@ -700,7 +711,9 @@ class _Interp(Arith):
 
     def merge(self, states: list[_State], span: Span, labels: Optional[list[str]] = None) -> _State:
         out = states[0].copy()
-        out.alts = {}
+        # the paths of earlier decisions still hold for what no branch here changed
+        out.alts = {k: v for s in states for k, v in s.alts.items()
+                    if all(t.vars.get(k) is v[0] for t in states)} if states[0].alts else {}
         self.decisions += 1
         decision = self.decisions  # the variables one if/case set vary together
         names = set()
@@ -728,9 +741,12 @@ class _Interp(Arith):
                 continue
             merged = out.vars[name] = Binding(name, _hole_word(reason, sp), exported, sp, False, "script")
             if labels is not None and len(bs) <= MAX_PATHS and all(
-                    b is None or (not b.unset and b.value is not None and b.value.known) for b in bs):
-                # the value on each path, for a launch that needs it (`vcfg.launch.shell._Interp.fork`)
-                out.alts[name] = (merged, tuple(zip(bs, labels)), decision)
+                    b is None or (not b.unset and b.value is not None) for b in bs):
+                # the value on each path (its unknown parts unknown), for a launch that
+                # needs it (`vcfg.launch.shell._Interp.fork`)
+                pairs = _chain_paths(name, list(zip(bs, labels)), states, out.alts)
+                if len(pairs) <= MAX_PATHS:
+                    out.alts[name] = (merged, tuple(pairs), decision)
         anames = set()
         for s in states:
             anames.update(s.arrays)
@@ -1387,22 +1403,35 @@ class _Interp(Arith):
                 acc.text(" ", [Run(acc.n, 1, w.span, False)])
             acc.word(w, False)
         word = acc.finish(span, "")[0]
-        if not word.known:
+        if not word.known and not (word.value.strip() and self.run_nested(word, ctx, span, "eval")):
             self.unknown("eval", f"eval of a string vcfg cannot compute ({word.describe_unknown()})", span, env=True)
+            self.event("unknown", None, None, False, span, ctx)
+            return
+        if not word.known:
+            # read with its unknown parts unknown; what they hold may still set anything
+            self.unknown("eval", f"eval of a string with parts vcfg cannot compute ({word.describe_unknown()})",
+                         span, env=True)
             self.event("unknown", None, None, False, span, ctx)
             return
         self.run_nested(word, ctx, span, "eval")
 
-    def run_nested(self, word: Word, ctx: _Ctx, span: Span, what: str, positional: Optional[list[Word]] = None) -> None:
+    def run_nested(self, word: Word, ctx: _Ctx, span: Span, what: str, positional: Optional[list[Word]] = None) -> bool:
+        """Run a string bash re-parses.  A string with unknown parts is read with each
+        part an unknown value where it lands; False (nothing run) when it then does not
+        parse."""
         if self.nested >= MAX_NESTED:
             self.unknown(what, f"{what} nested too deep", span, env=True)
-            return
+            return True
+        if word.holes:
+            word = mask_holes(word, self.hole_words)
         data = word.value.encode("utf-8", "surrogateescape")
         try:
             tree = _ts_parse(data)
         except Exception as e:  # pragma: no cover - tree-sitter failure
             self.unknown(what, f"{what} string could not be parsed: {e}", span, env=True)
-            return
+            return True
+        if tree.root_node.has_error and HOLE_MARK in word.value:
+            return False  # the unknown parts may be what makes it parse
         saved = (self.data, self.loc)
         self.data, self.loc = data, _WordLoc(word, data)
         self.nested += 1
@@ -1423,6 +1452,7 @@ class _Interp(Arith):
             self.sites.pop()
             if positional is not None:
                 self.st.positional = saved_pos
+        return True
 
     def b_read(self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
                redirect_nodes: Sequence[Any]) -> None:
@@ -1625,10 +1655,14 @@ class _Interp(Arith):
                     j += 1
                 if cmd is not None and cmd < n:
                     w2 = argv[cmd]
-                    if w2.known:
-                        pos = list(argv[cmd + 2 :]) if cmd + 1 < n else []
-                        self.run_nested(w2, ctx._replace(container=ctx.container or not inherits), span, "bash -c", pos)
+                    pos = list(argv[cmd + 2 :]) if cmd + 1 < n else []
+                    if not (w2.known or w2.value.strip()):
+                        ran = False
+                    elif ctx.container:
+                        ran = self.container_shell(w2, env_prefix, ctx, span, pos)
                     else:
+                        ran = self.run_nested(w2, ctx._replace(container=not inherits), span, "bash -c", pos)
+                    if not ran:
                         self.unknown("eval", f"'{b} -c' of a string vcfg cannot compute", span)
                 elif cmd is None and j < n and argv[j].text is not None:
                     self.starts.append(argv[j])  # `bash serve.sh`: a file this script starts
@@ -1754,17 +1788,28 @@ class _Interp(Arith):
         entrypoint = None
         i = 2
         n = len(argv)
+        skipped = False
         while i < n:
             t = argv[i].text
             if t is None:
+                # `$docker_args`: options vcfg cannot see (nothing when unset), or one
+                # `--name=$X`; the image must then look like one (`repo:tag`, `org/repo`)
+                v = argv[i].value
+                if v == "" and argv[i].may_split or v.startswith("-") and "=" in v:
+                    skipped = True
+                    i += 1
+                    continue
                 return
             if not t.startswith("-"):
                 break
             opt, eq, val = t.partition("=")
             if opt in ("-e", "--env"):
                 vw = argv[i].slice(len(opt) + 1, len(t)) if eq else (argv[i + 1] if i + 1 < n else None)
-                if vw is not None and vw.text is not None:
-                    k, e2, v = vw.value.partition("=")
+                k, e2, v = vw.value.partition("=") if vw is not None else ("", "", "")
+                if vw is not None and vw.text is None and e2 and _NAME_RE.match(k) \
+                        and all(h.at > len(k) for h in vw.holes):
+                    env.append((k, _cut(vw, len(k) + 1, len(vw.value), True), vw.span))  # `-e A=$unknown`
+                elif vw is not None and vw.text is not None:
                     if e2:
                         env.append((k, vw.slice(len(k) + 1, len(vw.value)), vw.span))
                     else:
@@ -1779,12 +1824,14 @@ class _Interp(Arith):
                 i += 1
             else:
                 i += 2
-        if i >= n:
+        if i >= n or skipped and not re.search(r"[:/]", argv[i].value):
             return
+        before = len(self.invocations)
         if sub == "exec":
             rest = argv[i + 1 :]
             sub_ctx = ctx._replace(container=True)
             self.classify(list(rest), env, sub_ctx, span, redirects)
+            self._in_container(before, f"{_basename(argv[0].text or 'docker')} {sub}")
             return
         image = argv[i].text or ""
         rest_words = argv[i + 1 :]
@@ -1797,6 +1844,7 @@ class _Interp(Arith):
             rest = argv[i + 1 :]
             if rest:
                 self.classify(list(rest), env, ctx._replace(container=True), span, redirects)
+                self._in_container(before, f"{_basename(argv[0].text or 'docker')} {sub}")
             return
         args = list(argv[i + 1 :])
         # vllm/vllm-openai runs `vllm serve`; other builds of vLLM (and vllm-openai up to
@@ -1806,6 +1854,31 @@ class _Interp(Arith):
         sub = () if not official or ("vllm-openai" in image and runs_api_server(image)) else ("serve",)
         self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, sub, env, [],
                             False, ctx, span, redirects, wrappers + ["docker run"])
+
+    def container_shell(self, word: Word, env: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
+                        pos: list[Word]) -> bool:
+        """A shell string a container runs (``docker run IMAGE bash -c ...``): a shell of
+        its own, whose environment is the container's (``-e``), not the script's; what
+        it exports reaches its launches (the image's own ENV is not known)."""
+        saved = (self.st, self.environ)
+        st = _State()
+        for name, w, sp in env:
+            st.vars[name] = Binding(name, w, True, sp, False, "prefix")
+        self.st, self.environ = st, None
+        before = len(self.invocations)
+        try:
+            return self.run_nested(word, ctx._replace(container=False), span, "bash -c", pos)
+        finally:
+            self.st, self.environ = saved
+            for k in range(before, len(self.invocations)):
+                self.invocations[k] = self.invocations[k]._replace(inherits_env=False)
+
+    def _in_container(self, before: int, wrapper: str) -> None:
+        """The launches from ``before`` on run in a container (its own host)."""
+        for k in range(before, len(self.invocations)):
+            inv = self.invocations[k]
+            if wrapper not in inv.wrappers:
+                self.invocations[k] = inv._replace(wrappers=(wrapper,) + inv.wrappers)
 
     def add_invocation(self, kind: str, entry: str, argv: list[Word], args: list[Word],
                        sub: tuple[str, ...], prefixes: list[tuple[str, Word, Span]], unsets: list[str],
@@ -1834,6 +1907,13 @@ class _Interp(Arith):
         for u in unsets:
             env[u] = Binding(u, None, False, span, True, "prefix")
         args = self.placeholders(args)
+        if self.hole_words:  # a string's unknown part inside single quotes is still unknown
+            hw = self.hole_words
+            argv = [unmask_holes(w, hw) for w in argv]
+            args = [unmask_holes(w, hw) for w in args]
+            for k, b in env.items():
+                if b.value is not None and HOLE_MARK in b.value.value:
+                    env[k] = b._replace(value=unmask_holes(b.value, hw))
         if span.file != self.main_li.file and self.sites and self.sites[0] >= 0:
             # written in a sourced file, run from here: the launch is where it runs
             site = self.sites[0]
@@ -2646,6 +2726,56 @@ def _repo_root(folder: str) -> str:
         if up == d:
             return folder
         d = up
+
+
+def _chain_paths(name: str, pairs: list[tuple[Optional[Binding], str]], states: list[_State],
+                 kept: dict[str, Any]) -> list[tuple[Optional[Binding], str]]:
+    """``CMD="$CMD --x"`` in an ``if`` after an earlier ``if`` that set CMD alone: the
+    value on each path of both, the earlier value put where the branch read it (an
+    earlier decision that set other variables too is not chained: its paths would no
+    longer vary together)."""
+    prior = next((s.alts[name] for s in states if name in s.alts), None)
+    if prior is None or any(v[2] == prior[2] for v in kept.values()):
+        return pairs
+    merged, before, _ = prior
+    if merged.value is None or not merged.value.holes or any(pb is None for pb, _ in before):
+        return pairs
+    mark = merged.value.holes[0]
+    out: list[tuple[Optional[Binding], str]] = []
+    for b, label in pairs:
+        if b is merged:
+            out.extend((pb, f"{plabel} and {label}") for pb, plabel in before)
+        elif b is not None and b.value is not None and any(
+                h.reason == mark.reason and h.span == mark.span for h in b.value.holes):
+            for pb, plabel in before:
+                out.append((b._replace(value=_put_value(b.value, mark, pb.value)), f"{plabel} and {label}"))
+        else:
+            out.append((b, label))
+    return out
+
+
+def _put_value(w: Word, mark: Any, value: Optional[Word]) -> Word:
+    """``w`` with ``value`` where its holes marked like ``mark`` are."""
+    def marked(h: Any) -> bool:
+        return h.reason == mark.reason and h.span == mark.span
+
+    def piece(a: int, b: int, end: bool) -> Word:
+        p = _cut(w, a, b, end)
+        return p._replace(holes=tuple(h for h in p.holes if not marked(h)))
+
+    acc = _Acc()
+    last = 0
+    for h in sorted(w.holes, key=lambda h: h.at):
+        if not marked(h):
+            continue
+        if h.at > last:
+            acc.word(piece(last, h.at, False), False)
+        acc.word(value if value is not None else Word("", h.span), False)
+        last = h.at
+    acc.word(piece(last, len(w.value), True), False)
+    acc.started = True
+    acc.quoted = w.quoted
+    return acc.finish(w.span, w.raw)[0]
 
 
 def _repo_file(script: str, target: str) -> Optional[str]:

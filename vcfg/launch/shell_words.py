@@ -125,6 +125,62 @@ class _Acc:
 
 
 
+#: a string bash re-parses (``eval``, ``bash -c``) is read with each unknown part replaced
+#: by this variable, whose value is that unknown part (`mask_holes`, `unmask_holes`)
+HOLE_MARK = "${__vcfg_hole_"
+_HOLE_MARK_RE = re.compile(r"\$\{__vcfg_hole_(\d+)\}")
+
+
+def _cut(w: Word, a: int, b: int, with_end: bool) -> Word:
+    """``w.value[a:b]`` with its runs, and its holes at a..b-1 (and at b: ``with_end``)."""
+    s = w.slice(a, b)
+    holes = tuple(h for h in s.holes if h.at < b - a or (with_end and h.at == b - a))
+    return Word(s.value, s.span, s.raw, s.runs, holes, s.quoted, s.assumptions)
+
+
+def mask_holes(w: Word, table: list[Word]) -> Word:
+    """``w`` known: each hole replaced by ``${__vcfg_hole_K}``, K its index in ``table``
+    (the hole, as a word): the shell that re-parses the string then expands each
+    unknown part where it lands (a word, part of one, split or not)."""
+    acc = _Acc()
+    last = 0
+    for h in sorted(w.holes, key=lambda h: h.at):
+        if h.at > last:
+            acc.word(_cut(w, last, h.at, False)._replace(holes=()), False)
+            last = h.at
+        mark = f"{HOLE_MARK}{len(table)}}}"
+        table.append(_hole_word(h.reason, h.span))
+        acc.text(mark, [Run(acc.n, len(mark), h.span, False)])
+    if last < len(w.value):
+        acc.word(_cut(w, last, len(w.value), True)._replace(holes=()), False)
+    acc.started = True
+    return acc.finish(w.span, w.raw)[0]
+
+
+def unmask_holes(w: Word, table: list[Word]) -> Word:
+    """A word holding ``${__vcfg_hole_K}`` as text (it was inside single quotes, or
+    a here-document bash does not expand): that part is the unknown part again."""
+    if HOLE_MARK not in w.value:
+        return w
+    acc = _Acc()
+    last = 0
+    for m in _HOLE_MARK_RE.finditer(w.value):
+        k = int(m.group(1))
+        if k >= len(table):
+            continue
+        if m.start() > last:
+            acc.word(_cut(w, last, m.start(), False), False)
+        h = table[k].holes[0]
+        acc.hole(h.reason, h.span, False)
+        last = m.end()
+    if last < len(w.value) or any(h.at == len(w.value) for h in w.holes):
+        acc.word(_cut(w, last, len(w.value), True), False)
+    acc.started = True
+    acc.quoted = w.quoted
+    out = acc.finish(w.span, w.raw)
+    return out[0] if len(out) == 1 else w
+
+
 _ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
          "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 

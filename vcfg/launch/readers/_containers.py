@@ -244,6 +244,9 @@ def container_launches(
     in_shell = argv[0].text is not None and argv[0].text.rsplit("/", 1)[-1] in _SHELLS
     if not compose:
         argv = [k8s_interpolate(w, env_map, keep_undefined=in_shell) for w in argv]
+        # a Go template a controller renders (KServe's LLMInferenceServiceConfig,
+        # a Helm value): a placeholder, unknown
+        argv = [mask_expressions(w, "go") if "{{" in w.value else w for w in argv]
     if compose:
         # compose splits a string command itself (quotes, no shell) and interpolates
         # ${VAR} from where it runs; a string a shell runs (sh -c) keeps its ${VAR}
@@ -283,21 +286,25 @@ def _as_script(parts: list[tuple[bool, list[Word]]], span: Span) -> Word:
 _EXPR = {"gha": re.compile(r"\$\{\{.*?\}\}", re.S), "go": re.compile(r"\{\{.*?\}\}", re.S)}
 
 
+_EXPR_WHAT = {"gha": "a GitHub Actions expression, known when the workflow runs",
+              "go": "a Go template, known when it is rendered"}
+
+
 def mask_expressions(w: Word, kind: str) -> Word:
     """A script with GitHub Actions ``${{ ... }}`` (``kind="gha"``) or Go template
-    ``{{ ... }}`` (``"go"``) expressions, each replaced by an unset variable, so the
-    shell reads the rest and leaves the expression's value unknown."""
+    ``{{ ... }}`` (``"go"``) expressions, each an unknown part of the script (a hole),
+    so the shell reads the rest and leaves the expression's value unknown where it
+    lands (a word, part of one, inside quotes or not)."""
     rx = _EXPR[kind]
     if not rx.search(w.value) or w.holes:
         return w
     parts: list[Word] = []
     last = 0
-    for n, m in enumerate(rx.finditer(w.value)):
+    for m in rx.finditer(w.value):
         if m.start() > last:
             parts.append(w.slice(last, m.start()))
         sp = w.span_of(m.start(), m.end())
-        name = f"${{__vcfg_expr_{n}}}"
-        parts.append(Word(name, sp, m.group(0), (Run(0, len(name), sp, False),)))
+        parts.append(Word("", sp, m.group(0), (), (Hole(0, f"{m.group(0)!r}: {_EXPR_WHAT[kind]}", sp),)))
         last = m.end()
     if last < len(w.value):
         parts.append(w.slice(last, len(w.value)))
