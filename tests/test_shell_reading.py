@@ -196,6 +196,48 @@ def test_docker_run_with_unknown_options_and_a_shell_string_in_the_container(tmp
     assert "VC302" not in codes(lint(tmp_path, two.replace("--port 80\"\n", "--port 80\" &\n")))
 
 
+# --------------------------------------------------------------------------- exit on some paths
+
+EXIT_IN_BRANCH = """\
+if [[ $1 == "decode" ]]; then
+  CUDA_VISIBLE_DEVICES=1 vllm serve m --port 8200 &
+  exit 0
+fi
+CUDA_VISIBLE_DEVICES=1 vllm serve m --port 8200 &
+wait
+"""
+
+
+def test_exit_in_an_undecided_branch_ends_that_path(tmp_path):
+    """bash runs the first launch or the second, never both: no clash."""
+    assert len(serves(EXIT_IN_BRANCH)) == 2
+    assert lint(tmp_path, EXIT_IN_BRANCH) == []
+    # without the exit, both run on the decode path
+    found = lint(tmp_path, EXIT_IN_BRANCH.replace("  exit 0\n", ""))
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC306", 4, 22), ("VC302", 4, 44)]
+
+
+def test_what_an_exiting_branch_sets_is_not_seen_after_it():
+    src = ('PORT=8100\nif [ -z "$MODEL" ]; then\n  echo "MODEL is required"; PORT=1\n  exit 1\nfi\n'
+           'vllm serve m --port $PORT\n')
+    (inv,) = serves(src)
+    assert texts(inv) == ["m", "--port", "8100"] and inv.path is None
+
+
+def test_a_case_item_that_exits_and_one_that_starts_in_the_background(tmp_path):
+    """`a) vllm serve m & ;;` starts in the background (the `&` before `;;`); the `*)`
+    usage branch exits; after the case, path `a` runs a second server on the port."""
+    src = "case $2 in\n  a) vllm serve m --port 8300 & ;;\n  *) echo usage; exit 1 ;;\nesac\n" \
+          "vllm serve m --port 8300 &\nwait\n"
+    first, _ = serves(src)
+    assert first.background
+    found = lint(tmp_path, src)
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC306", 5, 6), ("VC302", 5, 21)]
+    # every branch exits: nothing after the case runs
+    ends = "case $2 in\n  a) echo a; exit 0 ;;\n  *) exit 1 ;;\nesac\nvllm serve m\n"
+    assert len(parse_script(ends, "run.sh").invocations) == 1  # the `case` has no branch path
+
+
 # --------------------------------------------------------------------------- functions
 
 STOP_IN_FUNCTION = """\

@@ -29,6 +29,21 @@ class Shape:
     stop_seqs: tuple[int, ...] = ()
 
 
+def _after_exit(branches: list[tuple[int, int, int, str]], parts: list[Any], body: list[Any], node: Any,
+                data: bytes) -> None:
+    """A branch whose body runs ``exit`` ends its paths: what the script runs after the
+    ``if``/``case`` never runs together with what the branch started (a pseudo
+    if/case of two branches, keyed by the branch's negated start)."""
+    from vcfg.launch.shell_tree import runs_exit
+
+    if not runs_exit(body, data):
+        return
+    key = -(parts[0].start_byte + 1)
+    for p in parts:
+        branches.append((p.start_byte, p.end_byte, key, "exits"))
+    branches.append((node.end_byte, len(data) + 1, key, "after"))
+
+
 def script_shape(root: Any, data: bytes) -> Shape:
     """The `Shape` of a tree-sitter-bash tree of ``data``."""
     branches: list[tuple[int, int, int, str]] = []
@@ -40,6 +55,7 @@ def script_shape(root: Any, data: bytes) -> Shape:
         t = node.type
         if t == "if_statement":
             after_then = False
+            then: list[Any] = []
             for ch in node.children:
                 if not ch.is_named:
                     if ch.type == "then":
@@ -47,12 +63,19 @@ def script_shape(root: Any, data: bytes) -> Shape:
                     continue
                 if ch.type in ("elif_clause", "else_clause"):
                     branches.append((ch.start_byte, ch.end_byte, node.start_byte, f"{ch.type}@{ch.start_byte}"))
+                    if not in_func:
+                        _after_exit(branches, [ch], list(ch.children), node, data)
                 elif after_then:
                     branches.append((ch.start_byte, ch.end_byte, node.start_byte, "then"))
+                    then.append(ch)
+            if then and not in_func:
+                _after_exit(branches, then, then, node, data)
         elif t == "case_statement":
             for ch in node.children:
                 if ch.type == "case_item":
                     branches.append((ch.start_byte, ch.end_byte, node.start_byte, f"item@{ch.start_byte}"))
+                    if not in_func:
+                        _after_exit(branches, [ch], list(ch.children), node, data)
         elif t in _LOOPS:
             body = node.child_by_field_name("body")
             if body is not None:

@@ -68,7 +68,7 @@ from vcfg.launch.shell_commands import (
     script_kind,
 )
 from vcfg.launch.shell_state import _Ctx, _Jump, _State
-from vcfg.launch.shell_tree import _FileLoc, _scan_problems, _ts_parse, _WordLoc, parse_tree
+from vcfg.launch.shell_tree import _FileLoc, _scan_problems, _ts_parse, _WordLoc, parse_tree, runs_exit
 from vcfg.launch.shell_words import (
     _ANSI,
     _Acc,
@@ -602,6 +602,7 @@ class _Interp(Arith):
         labels: list[str] = []
         what = "`case`" if node.type == "case_statement" else "`if`"
         at = node.start_point[0] + 1
+        ended = 0  # undecided branches that run `exit`: their paths end there
         for cond, body in branches:
             self.exec_seq(cond, ctx)
             verdict = self.eval_condition(cond)
@@ -610,10 +611,13 @@ class _Interp(Arith):
             base = self.st
             self.st = base.copy()
             self.exec_seq(body, bctx if verdict is None else ctx)
-            results.append(self.st)
-            first = cond[0] if cond else (body[0] if body else node)
-            labels.append(f"the test at line {self._line(first)} is true" if cond
-                          else f"the {what} at line {at} takes the branch at line {self._line(first)}")
+            if verdict is None and runs_exit(body, self.data):
+                ended += 1
+            else:
+                results.append(self.st)
+                first = cond[0] if cond else (body[0] if body else node)
+                labels.append(f"the test at line {self._line(first)} is true" if cond
+                              else f"the {what} at line {at} takes the branch at line {self._line(first)}")
             self.st = base
             if verdict is True:
                 break
@@ -622,12 +626,19 @@ class _Interp(Arith):
                 base = self.st
                 self.st = base.copy()
                 self.exec_seq(else_body, bctx)
-                results.append(self.st)
+                if runs_exit(else_body, self.data):
+                    ended += 1
+                else:
+                    results.append(self.st)
+                    labels.append(f"the {what} at line {at} takes its `else` branch")
                 self.st = base
-                labels.append(f"the {what} at line {at} takes its `else` branch")
             else:
                 results.append(self.st.copy())
                 labels.append(f"the {what} at line {at} takes no branch")
+        if not results and ended:
+            raise _Jump("exit")  # every path through it exits
+        if not results:
+            return
         if len(results) == 1:
             self.st = results[0]
         else:
@@ -780,6 +791,8 @@ class _Interp(Arith):
                 if not c.is_named:
                     if c.type == ")":
                         in_body = True
+                    elif in_body and c.type in ("&", ";"):
+                        body.append(c)  # `a) vllm serve m & ;;`: started in the background
                     continue
                 if not in_body:
                     pats.append(c)

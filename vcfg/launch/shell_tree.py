@@ -5,7 +5,7 @@ a tree for any bytes, where each byte of a script or of a string bash re-reads
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from vcfg.launch.model import LineIndex, ParseProblem, Run, Span, Word
 
@@ -193,3 +193,16 @@ def _scan_problems(root: Any, li: LineIndex, out: list[ParseProblem], limit: int
             if not cur.goto_parent():
                 return
             depth -= 1
+
+
+def runs_exit(body: Sequence[Any], data: bytes) -> bool:
+    """Whether a branch body runs ``exit`` itself (not in a subshell or a nested
+    branch): the path through it ends there."""
+    for c in body:
+        if c.type == "redirected_statement":
+            c = c.child_by_field_name("body") or c
+        if c.type == "command":
+            name = c.child_by_field_name("name")
+            if name is not None and data[name.start_byte : name.end_byte] == b"exit":
+                return True
+    return False
