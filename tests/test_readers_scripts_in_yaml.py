@@ -145,5 +145,5 @@ def test_go_templates_in_a_container_script_are_placeholders(tmp_path):
     assert words[:5] == ["/mnt/models", "--served-model-name", None, "--port", "8000"]
     assert "--enable-lora" in words and not any(w and "{{" in w for w in words)
     res = lint_paths([str(f)], "0.13.0")
-    assert [(d.code, d.span.line, d.span.column) for d in res.diagnostics if d.severity != "info"] == [
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [
         ("VC001", *_at(KSERVE, "--max-num-seqz"))]
