@@ -70,3 +70,50 @@ def test_an_image_older_than_every_bundled_catalog(tmp_path):
     assert not res.internal_errors and res.summary.vllm_version == store.bundled_versions()[0]
     assert f"names vllm 0.6.6, older than every bundled catalog: checked against the oldest, {store.bundled_versions()[0]}" \
         in res.summary.version_note
+
+
+def test_docker_run_of_a_vllm_image_in_a_script_chooses_the_release(tmp_path):
+    f = tmp_path / "run.sh"
+    f.write_text("docker run --gpus all -p 8000:8000 vllm/vllm-openai:v0.13.0 m --swap-space 4\n")
+    res = lint_paths([str(f)], None, config=LintConfig())
+    assert _codes(res) == [] and res.summary.vllm_version == "0.13.0"
+    assert res.summary.version_note == "from the image vllm/vllm-openai:v0.13.0"
+
+
+DOCKERFILE = """\
+FROM nvidia/cuda:12.4.1-devel-ubuntu22.04
+RUN pip install --no-cache-dir vllm==0.13.0 huggingface_hub
+ENTRYPOINT ["vllm", "serve", "m", "--swap-space", "4"]
+"""
+
+
+def test_a_pip_pin_chooses_the_release_when_no_image_tag_does(tmp_path):
+    """`pip install vllm==0.13.0` in a Dockerfile or a script: the launches are checked
+    against 0.13.0 (where --swap-space still exists); --vllm-version, the project config
+    and a vLLM image's tag win."""
+    d = tmp_path / "Dockerfile"
+    d.write_text(DOCKERFILE)
+    res = lint_paths([str(d)], None, config=LintConfig())
+    assert _codes(res) == [] and res.summary.vllm_version == "0.13.0"
+    assert res.summary.version_note == "from the pin vllm==0.13.0 (line 2)"
+    assert [c for c, _, _ in _codes(lint_paths([str(d)], "0.33.0", config=LintConfig()))] == ["VC002"]
+    assert [c for c, _, _ in _codes(lint_paths([str(d)], None, config=LintConfig(vllm_version="0.33.0")))] == ["VC002"]
+    s = tmp_path / "serve.sh"
+    s.write_text('pip install "vllm[audio]==0.13.0"\nvllm serve m --swap-space 4\n')
+    res = lint_paths([str(s)], None, config=LintConfig())
+    assert _codes(res) == [] and res.summary.vllm_version == "0.13.0"
+    # the image's tag says otherwise: it wins
+    s.write_text("pip install vllm==0.13.0\ndocker run vllm/vllm-openai:v0.33.0 m --swap-space 4\n")
+    res = lint_paths([str(s)], None, config=LintConfig())
+    assert _codes(res) == [("VC002", 2, 39)] and res.summary.vllm_version == "0.33.0"
+
+
+def test_what_is_not_a_pin_of_one_release(tmp_path):
+    from vcfg.catalog import store
+
+    s = tmp_path / "serve.sh"
+    for install in ("pip install 'vllm>=0.13.0'", "pip install vllm-omni==0.13.0",
+                    "pip install vllm==0.13.0 || pip install vllm==0.14.0", "VLLM_VERSION==0.13.0"):
+        s.write_text(f"{install}\nvllm serve m --swap-space 4\n")
+        res = lint_paths([str(s)], None, config=LintConfig())
+        assert res.summary.vllm_version == store.newest_bundled(), install

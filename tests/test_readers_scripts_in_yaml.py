@@ -43,7 +43,7 @@ def test_github_actions_run_steps_with_env_and_expressions(tmp_path):
     assert (inv.args[3].span.line, inv.args[3].span.col) == _at(WORKFLOW, "--max-num-seqz")
     res = lint_paths([str(f)], "0.33.0")
     assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [
-        ("VC001", *_at(WORKFLOW, "--max-num-seqz"))]
+        ("VC103", *_at(WORKFLOW, "VLLM_RPC_TIMEOUT")), ("VC001", *_at(WORKFLOW, "--max-num-seqz"))]
 
 
 SKY = """\
@@ -98,6 +98,18 @@ def test_srt_slurm_roles_are_dynamo_workers():
     assert read_plan("recipe.yaml", other.encode()).invocations == ()
 
 
+def test_dynamo_workers_count_as_vllm_launches_in_the_summary(tmp_path):
+    """A Dynamo vLLM worker is a vLLM engine: the summary counts it, in a recipe and in
+    a script."""
+    f = tmp_path / "recipe.yaml"
+    f.write_text(RECIPE)
+    assert lint_paths([str(f)], "0.33.0").summary.launches == 1
+    s = tmp_path / "workers.sh"
+    s.write_text("python3 -m dynamo.vllm --model m --is-prefill-worker &\n"
+                 "python3 -m dynamo.vllm --model m &\npython3 -m dynamo.frontend --http-port 8000 &\nwait\n")
+    assert lint_paths([str(s)], "0.33.0").summary.launches == 2
+
+
 def test_an_expression_inside_single_quotes_is_unknown_not_text(tmp_path):
     """`'{"kv_port": ${{ inputs.port }}}'`: the runner fills the expression in before bash
     reads the quotes: the JSON's value is unknown, its key still checked."""
@@ -147,3 +159,15 @@ def test_go_templates_in_a_container_script_are_placeholders(tmp_path):
     res = lint_paths([str(f)], "0.13.0")
     assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [
         ("VC001", *_at(KSERVE, "--max-num-seqz"))]
+
+
+def test_a_removed_variable_exported_in_a_run_step_is_reported(tmp_path):
+    """VC103 inside a workflow's `run:` script, at the export's line and column, as in a
+    shell script (the step's shell is what starts vLLM)."""
+    wf = WORKFLOW.replace("export VLLM_RPC_TIMEOUT=100", "export VLLM_RPC_TIMEOUT=100\n          export VLLM_USE_V1=0")
+    # (the same workflow without VLLM_USE_V1: test_github_actions_run_steps_with_env_and_expressions)
+    f = tmp_path / "e2e.yml"
+    f.write_text(wf)
+    res = lint_paths([str(f)], "0.33.0")
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.code == "VC103"] == [
+        ("VC103", *_at(wf, "VLLM_RPC_TIMEOUT")), ("VC103", *_at(wf, "VLLM_USE_V1"))]

@@ -443,10 +443,13 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
         write("deployment: " + ", ".join(members))
     for p in plan.problems:
         write(f"  problem {p.span.line}:{p.span.col}: {p.message}")
+    from vcfg.launch.release import release_of
+
     for inv, (_, label, _) in zip(plan.invocations, hosts):
         bg = " (background)" if inv.background else ""
         lcat = _release_catalog(inv, cat, version)
-        on = f" (vllm {lcat.vllm_version}, from its image)" if lcat is not cat else ""
+        whence = "its image" if release_of(inv).pin is None else "the file's vllm== pin"
+        on = f" (vllm {lcat.vllm_version}, from {whence})" if lcat is not cat else ""
         write(f"\nline {inv.span.line}: {inv.entrypoint}{bg}{on}")
         write(f"  host: {label}")
         if inv.kind == SERVE:

@@ -463,6 +463,9 @@ class Invocation:
     #: When the script runs this launch, counted with the kills and waits it runs
     #: (`Shape.stop_seqs`): the order of a body's launches and stops where it is called.
     seq: Optional[int] = None
+    #: A ``vllm==X.Y.Z`` pin its file makes (``pip install`` in a Dockerfile ``RUN`` or a
+    #: script): the release, when no image tag names one (`vcfg.launch.release`).
+    pin: Optional[Word] = None
 
     def exported_env(self) -> dict[str, Binding]:
         """The variables the program receives from the script (and prefixes)."""

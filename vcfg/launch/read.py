@@ -156,7 +156,14 @@ def read_plan(path: str, data: bytes, ctx: Optional[ReadContext] = None, choice:
         choice = choose(path, data.decode("utf-8", "surrogateescape"), ctx, data[:256])
     if choice.evidence is None or choice.reader is None:
         return LaunchPlan(path, source_kind="none")
-    return reader_module(choice.reader).read(path, data, choice.evidence, ctx)
+    plan = reader_module(choice.reader).read(path, data, choice.evidence, ctx)
+    if plan.invocations and b"==" in data:
+        from vcfg.launch.release import file_pin
+
+        pin = file_pin(data, path)  # `pip install vllm==0.9.2`: the release, unless an image says
+        if pin is not None:
+            plan = plan._replace(invocations=tuple(i._replace(pin=pin) for i in plan.invocations))
+    return plan
 
 
 def config_references(plan: LaunchPlan) -> dict[str, str]:

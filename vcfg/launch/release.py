@@ -1,4 +1,6 @@
-"""The vLLM release a launch runs, when its file says: the tag of a vLLM image.
+"""The vLLM release a launch runs, when its file says: the tag of a vLLM image, else a
+``vllm==X.Y.Z`` pin in the file (``pip install vllm==0.9.2`` in a Dockerfile ``RUN`` or
+a script, a requirements list the file writes).
 
 ``vllm/vllm-openai:v0.13.0`` (the same in compose, Kubernetes or ``docker run``)
 runs vLLM 0.13.0; a patch build's tag (``v0.7.3.self.post1``) names its base
@@ -27,6 +29,12 @@ class Release:
     #: where it came from, or why the image names none
     note: str = ""
     image: Optional[str] = None
+    #: the ``vllm==X`` pin it came from, when no image named it
+    pin: Optional[str] = None
+
+    def source(self) -> str:
+        """Where the release came from, for messages: the image, or the pin."""
+        return f"the pin {self.pin}" if self.pin else f"the image {self.image}"
 
 
 def image_release(image: Optional[str]) -> Release:
@@ -52,13 +60,43 @@ def image_release(image: Optional[str]) -> Release:
 
 
 def release_of(inv: Any) -> Release:
-    """The release a launch's image names (`Release(None)` without an image)."""
+    """The release a launch's image names, else its file's ``vllm==X`` pin
+    (`Release(None)` when neither says)."""
     image = getattr(inv, "image", None)
-    if image is None:
-        return Release(None)
-    if image.text is None:
-        return Release(None, "the image is not known: " + image.describe_unknown(), None)
-    return image_release(image.text)
+    rel = Release(None)
+    if image is not None:
+        if image.text is None:
+            rel = Release(None, "the image is not known: " + image.describe_unknown(), None)
+        else:
+            rel = image_release(image.text)
+    pin = getattr(inv, "pin", None)
+    if rel.version is None and pin is not None:
+        m = _PIN.search(pin.value)
+        if m is not None:
+            return Release(m.group(1), f"from the pin {pin.value} (line {pin.span.line})", None, pin.value)
+    return rel
+
+
+#: ``vllm==0.9.2``, ``vllm[audio]==0.10.1``, ``"vllm == 0.8.5.post1"``; not
+#: ``vllm-omni==``, not a lower bound
+_PIN = re.compile(r"(?<![\w.-])vllm(?:\[[\w,\s-]*\])?\s*==\s*v?(\d+\.\d+\.\d+)(?![\d*])", re.I)
+_PIN_BYTES = re.compile(_PIN.pattern.encode(), re.I)
+
+
+def file_pin(data: bytes, path: str) -> Optional[Any]:
+    """The one ``vllm==X.Y.Z`` release a file pins (a `Word` with its position), or
+    None: no pin, or pins of different releases."""
+    if b"==" not in data:
+        return None
+    found = list(_PIN_BYTES.finditer(data))
+    if not found or len({m.group(1) for m in found}) != 1:
+        return None
+    from vcfg.launch.model import LineIndex, Run, Word
+
+    m = found[0]
+    sp = LineIndex(data, path).span(m.start(), m.end())
+    text = m.group(0).decode("utf-8", "surrogateescape")
+    return Word(text, sp, text, (Run(0, len(text), sp, True),))
 
 
 #: vllm/vllm-openai ran the API server module (``python3 -m

@@ -1857,7 +1857,7 @@ class _Interp(Arith):
             rest = argv[i + 1 :]
             if rest:
                 self.classify(list(rest), env, ctx._replace(container=True), span, redirects)
-                self._in_container(before, f"{_basename(argv[0].text or 'docker')} {sub}")
+                self._in_container(before, f"{_basename(argv[0].text or 'docker')} {sub}", argv[i])
             return
         args = list(argv[i + 1 :])
         # vllm/vllm-openai runs `vllm serve`; other builds of vLLM (and vllm-openai up to
@@ -1867,6 +1867,7 @@ class _Interp(Arith):
         sub = () if not official or ("vllm-openai" in image and runs_api_server(image)) else ("serve",)
         self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, sub, env, [],
                             False, ctx, span, redirects, wrappers + ["docker run"])
+        self._in_container(before, "docker run", argv[i])
 
     def container_shell(self, word: Word, env: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
                         pos: list[Word]) -> bool:
@@ -1886,12 +1887,16 @@ class _Interp(Arith):
             for k in range(before, len(self.invocations)):
                 self.invocations[k] = self.invocations[k]._replace(inherits_env=False)
 
-    def _in_container(self, before: int, wrapper: str) -> None:
-        """The launches from ``before`` on run in a container (its own host)."""
+    def _in_container(self, before: int, wrapper: str, image: Optional[Word] = None) -> None:
+        """The launches from ``before`` on run in a container (its own host), of
+        ``image`` (whose tag may name the release)."""
         for k in range(before, len(self.invocations)):
             inv = self.invocations[k]
             if wrapper not in inv.wrappers:
-                self.invocations[k] = inv._replace(wrappers=(wrapper,) + inv.wrappers)
+                inv = inv._replace(wrappers=(wrapper,) + inv.wrappers)
+            if image is not None and inv.image is None:
+                inv = inv._replace(image=image)
+            self.invocations[k] = inv
 
     def add_invocation(self, kind: str, entry: str, argv: list[Word], args: list[Word],
                        sub: tuple[str, ...], prefixes: list[tuple[str, Word, Span]], unsets: list[str],

@@ -67,7 +67,7 @@ def make_target(
 def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: ignore[no-untyped-def]
     """The release a launch's image names (vcfg/launch/release.py), unless the user
     pinned one; None: the run's target."""
-    if target.pinned or getattr(inv, "image", None) is None:
+    if target.pinned or (getattr(inv, "image", None) is None and getattr(inv, "pin", None) is None):
         return None
     from vcfg.launch.release import release_of
 
@@ -94,7 +94,7 @@ def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: igno
             if not older:
                 return None
             cat, _ = store.load(oldest)
-            note = (f"the image {rel.image} names vllm {rel.version}, older than every bundled catalog: "
+            note = (f"{rel.source()} names vllm {rel.version}, older than every bundled catalog: "
                     f"checked against the oldest, {oldest}")
         full = "; ".join(x for x in (rel.note, note) if x)
         hit = cache[rel.version] = Target(catalog=cat, knowledge=target.knowledge, config=target.config,
@@ -355,7 +355,8 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
     kept.sort(key=lambda d: (d.span.file, d.span.line, d.span.col, SEVERITY_ORDER[d.severity], d.code))
     summary = Summary(
         files=len(contexts),
-        launches=sum(1 for lc in launches if lc.inv.kind == "serve"),
+        # vLLM engines: `vllm serve` and Dynamo's vLLM workers (`python -m dynamo.vllm`)
+        launches=sum(1 for lc in launches if lc.inv.kind in ("serve", "dynamo")),
         vllm_version=target.version,
         version_note=target.version_note,
     )
@@ -383,14 +384,14 @@ def _in_range(versions: str, version: str) -> bool:
 def _release_summary(summary: Summary, launches: list[LaunchContext], target: Target) -> None:
     """The summary names the release of each launch when their images make them
     differ, and says when a vLLM image's tag names no release."""
-    if not any(lc.inv.image is not None for lc in launches):
+    if not any(lc.inv.image is not None or lc.inv.pin is not None for lc in launches):
         return
     from vcfg.launch.release import release_of
 
     notes = []
     if not target.pinned:
         unmapped = [(lc, rel if rel.version is None else rel._replace(  # type: ignore[attr-defined]
-                        note=f"the image {rel.image} names vllm {rel.version}, which has no bundled catalog"))
+                        note=f"{rel.source()} names vllm {rel.version}, which has no bundled catalog"))
                     for lc in launches for rel in [release_of(lc.inv)]
                     if (rel.version is None and rel.note)
                     or (rel.version is not None and lc.own_target is None and rel.version != target.version)]
@@ -398,7 +399,7 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
             lc, rel = unmapped[0]
             notes.append(f"{lc.path}:{lc.inv.span.line}: {rel.note}, checked against {target.version}")
         elif unmapped:
-            images = ", ".join(dict.fromkeys(rel.image or "?" for _, rel in unmapped))
+            images = ", ".join(dict.fromkeys(rel.image or rel.pin or "?" for _, rel in unmapped))
             notes.append(f"{len(unmapped)} launches' images name no release vcfg has a catalog for ({images}), "
                          f"checked against {target.version}")
     others = [lc for lc in launches if lc.own_target is not None]
@@ -414,7 +415,7 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
         ]
         shown = ", ".join(f"{lc.path}:{lc.inv.span.line} on {lc.target.version}" for lc in others[:4])
         more = f" and {len(others) - 4} more" if len(others) > 4 else ""
-        notes.insert(0, f"from their images: {shown}{more}")
+        notes.insert(0, f"from their images or pins: {shown}{more}")
     if notes:
         summary.version_note = "; ".join(x for x in (summary.version_note, *notes[:4]) if x)
 

@@ -23,11 +23,11 @@ def is_serve(lc: LaunchContext) -> bool:
 
 def script_bindings(lc: LaunchContext) -> Iterator:  # type: ignore[type-arg]
     """Exported, set bindings the script (or the command's prefixes) gave this launch.
-    A launch that does not inherit the script's environment (a container) only gets
-    its own explicit ones (``docker run -e``, a manifest's ``env``)."""
-    sources = ("script", "prefix") if lc.inv.inherits_env else ("prefix",)
+    A launch that does not inherit the script's environment (a container) only has
+    its own explicit ones (``docker run -e``, a manifest's ``env``) and what the shell
+    that starts it exports (a ``bash -c`` string, a workflow's ``run:`` step)."""
     for b in lc.inv.env.values():
-        if b.source in sources and b.exported and not b.unset:
+        if (b.source == "script" or b.source == "prefix") and b.exported and not b.unset:
             yield b
 
 
