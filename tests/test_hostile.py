@@ -397,3 +397,63 @@ def test_en_dash_says_the_ascii_it_stands_for(tmp_path: Path) -> None:
     p = vcfg("lint", "--format", "concise", "dash.sh", cwd=tmp_path)
     assert "dash.sh:1:14: VC001" in p.out and "an en dash (U+2013) where `--` is meant" in p.out, p.out
     assert "`--tensor-parallel-size`" in p.out, p.out
+
+
+# ------------------------------------------------------------------ many launches sharing a port or GPU
+
+
+def _pods(n: int) -> str:
+    return "---\n".join(
+        f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\nspec:\n  containers:\n  - name: v\n"
+        "    image: vllm/vllm-openai:v0.10.2\n    args: [\"m\", \"--port\", \"8000\"]\n" for i in range(n))
+
+
+def _services(n: int) -> str:
+    return "services:\n" + "".join(
+        f"  s{i}:\n    image: vllm/vllm-openai:v0.10.2\n    command: [\"m\", \"--port\", \"8000\"]\n"
+        "    ports: [\"8000:8000\"]\n" for i in range(n))
+
+
+SHARED = {
+    "sh-2000": ("same.sh", "".join("CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\n" for _ in range(2000))),
+    "sh-10000": ("same.sh", "".join("CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\n" for _ in range(10_000))),
+    # each launch in its own `if`: the branches of every pair were scanned (cubic: 86 s)
+    "sh-ifs": ("ifs.sh", "".join(f'if [ "$X" = {i} ]; then\n  CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\nfi\n'
+                                 for i in range(2000))),
+    # a `wait` after each: the stops between every pair were scanned
+    "sh-waits": ("waits.sh", "".join("CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\nwait\n" for _ in range(2000))),
+    "k8s-2000": ("pods.yaml", _pods(2000)),
+    "compose-2000": ("docker-compose.yaml", _services(2000)),
+}
+
+
+@pytest.mark.parametrize("case", list(SHARED))
+def test_many_launches_sharing_one_port_and_gpu(tmp_path: Path, case: str) -> None:
+    name, text = SHARED[case]
+    p = _timed_lint(tmp_path, name, text, limit=8)
+    # findings (exit 1) where launches of one machine run at once, else the note only
+    assert p.returncode == (1 if name in ("same.sh", "ifs.sh") else 0), p.err
+    assert "VC000 [info] more than 500 launches in this " in p.out, p.out[-2000:]
+    assert "500 vLLM launches" in p.out, p.out[-500:]
+    if name.endswith(".sh") and "waits" not in name:
+        # every launch after the first is told of the port and the GPU it shares
+        assert p.out.count("VC302") == 499 and p.out.count("VC306") == 499, p.out[-2000:]
+    assert max(len(line) for line in p.out.splitlines()) < 1000
+
+
+# ------------------------------------------------------------------ YAML characters
+
+
+@pytest.mark.parametrize("bad, what", [(b"\xff", "not valid UTF-8 here (byte 0xFF)"),
+                                       (b"\x07", "control character U+0007")])
+def test_bad_characters_in_yaml_are_reported_at_their_place(tmp_path: Path, bad: bytes, what: str) -> None:
+    (tmp_path / "cfg.yaml").write_bytes(b"model: m\nmax_model_len: 4096\nserved_model_name: \xc3\xa9x" + bad + b"y\n")
+    (tmp_path / "serve.sh").write_text("vllm serve --config cfg.yaml\n")
+    p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path)
+    # the --config file of a launch: VC004 at the character (columns in characters)
+    assert p.returncode == 1 and "cfg.yaml:3:22: VC004 [error] invalid YAML: " in p.out and what in p.out, p.out
+    (tmp_path / "pod.yaml").write_bytes(
+        b"apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: v\n    image: vllm/vllm-openai\n"
+        b"    args: [\"m\", \"--port\", \"80" + bad + b"00\"]\n")
+    p = vcfg("lint", "--format", "concise", "pod.yaml", cwd=tmp_path)
+    assert p.returncode == 1 and "pod.yaml:7:30: VC000" in p.out and what in p.out, p.out

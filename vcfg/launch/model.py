@@ -395,6 +395,10 @@ class Upstream:
 
 
 #: Invocation kinds.
+#: launches read from one file, in every reader; past it the rest are not followed
+#: (a VC000 note at the first one left out)
+MAX_LAUNCHES = 500
+
 SERVE = "serve"  # vllm serve / api_server: args go to FlexibleArgumentParser
 BENCH_SERVE = "bench-serve"
 PROXY = "proxy"

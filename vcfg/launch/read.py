@@ -19,7 +19,7 @@ from fnmatch import fnmatchcase
 from types import ModuleType
 from typing import Any, Optional, Sequence
 
-from vcfg.launch.model import LaunchPlan
+from vcfg.launch.model import MAX_LAUNCHES, LaunchPlan, ParseProblem
 from vcfg.launch.readers import REGISTRY, Evidence, ReadContext, shebang_interpreter
 from vcfg.records import field, record
 
@@ -156,7 +156,7 @@ def read_plan(path: str, data: bytes, ctx: Optional[ReadContext] = None, choice:
         choice = choose(path, data.decode("utf-8", "surrogateescape"), ctx, data[:256])
     if choice.evidence is None or choice.reader is None:
         return LaunchPlan(path, source_kind="none")
-    plan = reader_module(choice.reader).read(path, data, choice.evidence, ctx)
+    plan = capped(reader_module(choice.reader).read(path, data, choice.evidence, ctx))
     if plan.invocations and b"==" in data:
         from vcfg.launch.release import file_pin
 
@@ -164,6 +164,18 @@ def read_plan(path: str, data: bytes, ctx: Optional[ReadContext] = None, choice:
         if pin is not None:
             plan = plan._replace(invocations=tuple(i._replace(pin=pin) for i in plan.invocations))
     return plan
+
+
+def capped(plan: LaunchPlan) -> LaunchPlan:
+    """At most `MAX_LAUNCHES` launches of one file, whatever its reader (the shell
+    reader stops there itself; the YAML readers stop soon after): the first one left
+    out gets a VC000 note."""
+    if len(plan.invocations) <= MAX_LAUNCHES:
+        return plan
+    first_out = plan.invocations[MAX_LAUNCHES]
+    note = ParseProblem("limit", f"more than {MAX_LAUNCHES:,} launches in this file: this one and the ones "
+                        "after it are not checked", first_out.span)
+    return plan._replace(invocations=plan.invocations[:MAX_LAUNCHES], problems=(*plan.problems, note))
 
 
 def config_references(plan: LaunchPlan) -> dict[str, str]:

@@ -91,7 +91,7 @@ MAX_UNROLL = 64
 #: once with its variables unknown, and a VC000 note says so
 MAX_UNROLLED = 2048
 #: launches read from one script; past it the rest are not followed (a VC000 note)
-MAX_LAUNCHES = 500
+from vcfg.launch.model import MAX_LAUNCHES  # noqa: E402  (one cap for every reader)
 #: Statement nesting deeper than this is skipped (with a problem).
 MAX_DEPTH = 120
 #: ``eval``/``bash -c`` strings are parsed at most this deep.

@@ -187,7 +187,9 @@ def _decode(text: Any) -> tuple[str, Optional[Word]]:
     if isinstance(text, Word):
         return text.value, text
     if isinstance(text, (bytes, bytearray)):
-        return bytes(text).decode("utf-8", "replace"), None
+        # a byte that is not UTF-8 stays one character (a lone surrogate), which the
+        # loader reports at its place: vLLM's open() of the file would fail on it
+        return bytes(text).decode("utf-8", "surrogateescape"), None
     return str(text), None
 
 

@@ -31,6 +31,7 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 
 
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
+    from vcfg.launch.model import MAX_LAUNCHES
     from vcfg.launch.readers._containers import container_launches, keyed
     from vcfg.launch.readers._yaml import documents
     from vcfg.launch.yaml_config import _TextLoc
@@ -44,4 +45,6 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
         services = keyed(docs.nodes[0]).get("services", (None, None))[1]
         for _, (_, service) in keyed(services).items():
             invocations.extend(container_launches(loc, service, path, unknowns, compose=True))
+            if len(invocations) > MAX_LAUNCHES:
+                break  # read.capped notes the rest
     return LaunchPlan(path, invocations=tuple(invocations), unknowns=tuple(unknowns), source_kind="compose")

@@ -53,6 +53,7 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 
 
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
+    from vcfg.launch.model import MAX_LAUNCHES
     from vcfg.launch.readers._yaml import documents
     from vcfg.launch.yaml_config import _TextLoc
 
@@ -73,6 +74,8 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     unknowns: list[Any] = []
     for doc in docs.nodes:
         invocations.extend(objects_launches(loc, doc, path, unknowns))
+        if len(invocations) > MAX_LAUNCHES:
+            break  # read.capped notes the rest
     return LaunchPlan(path, invocations=tuple(invocations), unknowns=tuple(unknowns), source_kind="kubernetes")
 
 

@@ -52,6 +52,9 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
         where = ctx.referenced.get(os.path.normpath(os.path.abspath(path)))
         if where is not None:
             return Evidence("serve_config", 1.0, (f"the launch at {where} reads it with --config",), "referenced")
+    early = _not_most_options(path, text, ctx)
+    if early is not None:
+        return early
     from vcfg.launch.yaml_config import load_serve_config
 
     cfg = load_serve_config(text.encode("utf-8", "surrogateescape"), path)
@@ -79,6 +82,31 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
             "mention vllm or serve",))
     return Evidence("serve_config", 0.7 if hint or len(telling) >= 2 else 0.5, (summary + f" ({shown}){broken}",),
                     "standalone")
+
+
+def _not_most_options(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
+    """The "not most of them" answer from the top-level keys of the composed document
+    (shared with the other YAML readers), before the config is read with a position
+    for every value: a compose file of thousands of services is not built into
+    thousands of JSON words only to be refused.  None: read the config."""
+    import yaml
+
+    from vcfg.launch.readers._yaml import documents
+
+    docs = documents(path, text)
+    if docs.error is not None or len(docs.nodes) != 1 or not isinstance(docs.nodes[0], yaml.MappingNode):
+        return None
+    keys = [str(kn.value) for kn, _ in docs.nodes[0].value
+            if isinstance(kn, yaml.ScalarNode) and kn.tag != "tag:yaml.org,2002:merge"]
+    if not keys:
+        return None
+    cat = _catalog(ctx)
+    options = [k for k in keys if _is_option(cat, k)]
+    if len(options) * 2 > len(keys):
+        return None
+    shown = ", ".join(options[:6]) + (" ..." if len(options) > 6 else "")
+    summary = f"{len(options)} of {len(keys)} top-level keys are vllm serve {cat.vllm_version} options"
+    return Evidence("serve_config", 0.0, (summary + (f" ({shown})" if options else "") + ": not most of them",))
 
 
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:

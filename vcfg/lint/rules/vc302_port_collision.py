@@ -76,6 +76,8 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
                                     help=_help(b))
                     break
         for other in near.before(lc):
+            if len(reported) == len(mine):
+                break  # each listener has its finding: the other launches need not be read
             for i, b in enumerate(mine):
                 if i in reported:
                     continue
