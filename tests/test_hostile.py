@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -457,3 +458,50 @@ def test_bad_characters_in_yaml_are_reported_at_their_place(tmp_path: Path, bad:
         b"    args: [\"m\", \"--port\", \"80" + bad + b"00\"]\n")
     p = vcfg("lint", "--format", "concise", "pod.yaml", cwd=tmp_path)
     assert p.returncode == 1 and "pod.yaml:7:30: VC000" in p.out and what in p.out, p.out
+
+
+# ------------------------------------------------------------------ bash the parser cannot recover from
+
+
+@pytest.mark.parametrize("run", [b")" * 30_000, b"a)" * 15_000, b">|" * 15_000, b"\0" * 100 + b")" * 30_000],
+                         ids=["parens", "word-paren", "redirect-pipe", "nul-then-parens"])
+def test_runs_tree_sitter_cannot_recover_from_are_bounded(tmp_path: Path, run: bytes) -> None:
+    (tmp_path / "run.sh").write_bytes(b"vllm serve m --tensor-parallel-sise 2\n" + run + b"\nvllm serve x\n")
+    p = vcfg("lint", "--format", "concise", "run.sh", cwd=tmp_path, timeout=15)
+    assert p.elapsed < 6, p.elapsed  # type: ignore[attr-defined]
+    assert p.returncode == 1, p.err
+    assert "run.sh:2:1: VC000 [error] bash cannot parse the text from here on" in p.out, p.out[:3000]
+    assert "run.sh:1:14: VC001" in p.out, p.out[:3000]  # the launch before it is still read
+    assert max(len(line) for line in p.out.splitlines()) < 1000
+
+
+STRAY = {
+    "fi": "vllm serve m --port 8000\nfi\n",
+    "done": "for i in 1 2; do\n  echo $i\ndone\ndone\n",
+    "brace": "start() {\n  vllm serve m\n}\n}\nstart\n",
+    "esac": "case $1 in\n  a) echo a ;;\nesac\nesac\n",
+    "then": "echo a; then\n",
+}
+STRAY_AT = {"fi": (2, 1), "done": (4, 1), "brace": (4, 1), "esac": (4, 1), "then": (1, 9)}
+
+
+@pytest.mark.parametrize("case", list(STRAY))
+def test_a_stray_reserved_word_is_a_syntax_error(tmp_path: Path, case: str) -> None:
+    (tmp_path / "s.sh").write_text(STRAY[case])
+    p = vcfg("lint", "--format", "concise", "s.sh", cwd=tmp_path)
+    line, col = STRAY_AT[case]
+    word = {"brace": "}"}.get(case, case)
+    assert p.returncode == 1 and f"s.sh:{line}:{col}: VC000 [error] bash stops here with a syntax error " \
+        f"(unexpected token `{word}`)" in p.out, p.out
+    if shutil.which("bash"):  # bash agrees, at that line
+        r = subprocess.run(["bash", "-n", str(tmp_path / "s.sh")], capture_output=True, text=True)
+        assert r.returncode != 0 and f"line {line}: syntax error near unexpected token `{word}'" in r.stderr, r.stderr
+
+
+def test_reserved_words_where_bash_accepts_them(tmp_path: Path) -> None:
+    (tmp_path / "ok.sh").write_text(
+        "echo fi done } esac\nA=1 fi_not\n\"fi\" 2>/dev/null || true\nx() { echo; }\n{ echo a; }\n"
+        "for i in 1; do echo; done\ncase $x in\n  a) echo ;;\nesac\nif true; then echo; else echo; fi\n"
+        "[[ -n $x ]] && echo\nvllm serve m\n")
+    p = vcfg("lint", "--format", "concise", "ok.sh", cwd=tmp_path)
+    assert p.returncode == 0 and "VC000" not in p.out, p.out

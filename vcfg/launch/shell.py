@@ -68,7 +68,16 @@ from vcfg.launch.shell_commands import (
     script_kind,
 )
 from vcfg.launch.shell_state import _Ctx, _Jump, _State
-from vcfg.launch.shell_tree import _FileLoc, _scan_problems, _ts_parse, _WordLoc, parse_tree, runs_exit
+from vcfg.launch.shell_tree import (
+    _FileLoc,
+    _scan_problems,
+    _ts_parse,
+    _WordLoc,
+    parse_tree,
+    runs_exit,
+    stop_problem,
+    stray_keywords,
+)
 from vcfg.launch.shell_words import (
     _ANSI,
     _Acc,
@@ -2859,7 +2868,9 @@ def parse_script(
     try:
         tree = _ts_parse(data)
         root = tree.root_node
+        stop_problem(li, problems)
         _scan_problems(root, li, problems)
+        stray_keywords(root, li, problems)
         interp.run(root)
     except RecursionError:
         problems.append(ParseProblem("too-deep", "nesting too deep to analyse", li.span(0, 0)))

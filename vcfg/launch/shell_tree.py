@@ -5,6 +5,7 @@ a tree for any bytes, where each byte of a script or of a string bash re-reads
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Optional, Sequence
 
 from vcfg.launch.model import LineIndex, ParseProblem, Run, Span, Word
@@ -23,8 +24,50 @@ _PARSER: Any = None
 _ASCII_ONLY = b"x" + bytes(range(1, 128)) + b"x" * 128
 
 
+#: Bytes tree-sitter may read per byte of a script (plus a floor) before vcfg stops
+#: feeding it.  A valid script is read about 1.5 times over (2.7 at most in the
+#: corpus scripts; 42 times for the 7 KB of benchmark output in the shell blocks of
+#: the corpus' Kimi-K2.md, 0.3 MB), but error recovery over a long run that never
+#: parses (30 KB of ``)``, ``a)a)a)...``, ``>|>|...``) re-reads the run from its start
+#: for each byte of it: 30 KB took 8-30 s (75 MB read).  The budget counts bytes handed
+#: to the parser, so where it stops depends on the text only, never on the machine.
+READ_BUDGET_PER_BYTE = 16
+READ_BUDGET_FLOOR = 4 * 1024 * 1024
+_CHUNK = 1024
+
+#: where the last `_ts_parse` stopped reading (an offset), None if it read it all
+last_stop: Optional[int] = None
+
+
 def _ts_parse(data: bytes) -> Any:
-    return _parser().parse(data.translate(_ASCII_ONLY))
+    global last_stop
+    text = data.translate(_ASCII_ONLY)
+    budget = READ_BUDGET_FLOOR + READ_BUDGET_PER_BYTE * len(text)
+    offsets: list[int] = []
+    fed = 0
+
+    def read(offset: int, _point: Any) -> bytes:
+        nonlocal fed
+        if fed > budget:
+            return b""
+        offsets.append(offset)
+        chunk = text[offset : offset + _CHUNK]
+        fed += len(chunk)
+        return chunk
+
+    tree = _parser().parse(read)
+    # the run being re-read: where the last half of the reads started from
+    last_stop = min(offsets[len(offsets) // 2 :]) if fed > budget and offsets else None
+    return tree
+
+
+def stop_problem(li: LineIndex, out: list[ParseProblem]) -> None:
+    """The note for a script whose parse `_ts_parse` stopped (see `READ_BUDGET_PER_BYTE`)."""
+    if last_stop is not None:
+        k = li.data.rfind(b"\n", 0, last_stop) + 1  # from the start of its line
+        out.append(ParseProblem(
+            "syntax", "bash cannot parse the text from here on, and reading it would take minutes "
+            "(tree-sitter's error recovery over it): vcfg stops reading this script here", li.span(k, k + 1)))
 
 
 def parse_tree(data: bytes) -> Any:
@@ -206,3 +249,43 @@ def runs_exit(body: Sequence[Any], data: bytes) -> bool:
             if name is not None and data[name.start_byte : name.end_byte] == b"exit":
                 return True
     return False
+
+
+#: reserved words bash refuses where a command starts when nothing opened them
+#: (``bash -n``: "syntax error near unexpected token `fi'"); tree-sitter-bash reads
+#: each as a command's name, with no ERROR node
+_STRAY_WHY = {
+    b"fi": "a `fi` with no `if` to end", b"done": "a `done` with no loop to end",
+    b"esac": "an `esac` with no `case` to end", b"}": "a `}` with no `{` to close",
+    b"then": "a `then` outside an `if`", b"else": "an `else` outside an `if`",
+    b"elif": "an `elif` outside an `if`", b"do": "a `do` outside a loop",
+    b"in": "an `in` outside a `for` or `case`", b"]]": "a `]]` with no `[[` to close",
+}
+#: where such a word may start a command, as text (the tree decides)
+_STRAY = re.compile(rb"(?:^|[;&|(){}`]|\bthen|\bdo|\belse)[ \t]*(fi|done|esac|then|else|elif|do|in|\}|\]\])"
+                    rb"(?=[ \t\r\n;&|)]|$)", re.M)
+
+
+def stray_keywords(root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 20) -> None:
+    """A reserved word that starts a command with nothing to end (a stray ``fi``,
+    ``done`` or ``}``): bash stops there with a syntax error; the commands before it
+    have run.  Each candidate the text shows is checked in the tree: it must be the
+    plain word naming a command, with no assignment or redirection before it."""
+    found = 0
+    for m in _STRAY.finditer(li.data):
+        a, b = m.span(1)
+        node = root.descendant_for_byte_range(a, b)
+        if node is None or node.type != "word" or node.start_byte != a or node.end_byte != b:
+            continue
+        name = node.parent
+        cmd = name.parent if name is not None else None
+        if name is None or name.type != "command_name" or cmd is None or cmd.type != "command" \
+                or cmd.children[0].start_byte != name.start_byte:
+            continue
+        w = m.group(1)
+        out.append(ParseProblem(
+            "syntax", f"bash stops here with a syntax error (unexpected token `{w.decode()}`): "
+            f"{_STRAY_WHY[w]}", li.span(a, b)))
+        found += 1
+        if found >= limit:
+            return
