@@ -257,6 +257,10 @@ class Catalog(_Frozen):
     vllm_version: str
     generated_by: str = ""
     source: str = field(default="", description="what it was built from (no local paths)")
+    #: the git commit a build of the development branch (a checkout, a tarball of a
+    #: branch, a nightly wheel) was read from, and its branch or archive name (``main``)
+    commit: Optional[str] = None
+    ref: Optional[str] = None
     env_vars: list[EnvVar] = field(default_factory=list)
     configs: list[ConfigClass] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
@@ -270,6 +274,13 @@ class Catalog(_Frozen):
         if key not in cache:
             cache[key] = build()
         return cache[key]
+
+    @property
+    def label(self) -> Optional[str]:
+        """``vLLM main@abc1234`` for a build of a commit, else None (a release)."""
+        if not self.commit:
+            return None
+        return f"vLLM {self.ref or 'commit'}@{self.commit[:7]}"
 
     def env(self, name: str) -> Optional[EnvVar]:
         return self._index("env", lambda: {e.name: e for e in self.env_vars}).get(name)

@@ -166,9 +166,19 @@ def load(version: Optional[str] = None) -> tuple[Catalog, Optional[str]]:
     catalog is for another release than the one asked for."""
     if version is None:
         version = newest_bundled()
+    if is_catalog_path(version):  # a catalog file (`vcfg catalog build -o`)
+        p = Path(version).expanduser()
+        if not p.is_file():
+            raise VcfgError(f"{version}: no such catalog file")
+        return _load_path(str(p.resolve())), None
     chosen, path, note = resolve_version(version)
     assert path is not None
     return _load_path(str(path)), note
+
+
+def is_catalog_path(version: str) -> bool:
+    """``--vllm-version`` names a catalog file rather than a release."""
+    return version.endswith((".json", ".json.gz"))
 
 
 def load_exact(version: str) -> Catalog:

@@ -87,7 +87,8 @@ def catalog() -> None:
 
 @catalog.command("build")
 @click.option("--vllm-version", "version", help="a release number; downloaded if not cached")
-@click.option("--source", "source", type=click.Path(), help="a vLLM source tree")
+@click.option("--source", "source", type=click.Path(),
+              help="a vLLM source tree, git checkout or source tarball (.tar.gz)")
 @click.option("--wheel", "wheel", type=click.Path(), help="a vLLM wheel file")
 @click.option(
     "-o", "--output", type=click.Path(), help="write the catalog here ('-' for stdout) "
@@ -109,8 +110,12 @@ def catalog_build(
         raise click.UsageError("give at most one of --source and --wheel")
     src = open_source(source=source, wheel=wheel, version=None if (source or wheel) else version)
     cat = build_catalog(src, version=version if (source or wheel) else None)
+    if (source or wheel) and not version and not src.version:
+        click.echo(f"note: {src.description} names no version; built as {cat.vllm_version}, after every "
+                   "bundled release (pass --vllm-version to name it)", err=True)
+    label = f" ({cat.label})" if cat.label else ""
     summary = (
-        f"vllm {cat.vllm_version}: {len(cat.flags)} flags, {len(cat.env_vars)} env vars, "
+        f"vllm {cat.vllm_version}{label}: {len(cat.flags)} flags, {len(cat.env_vars)} env vars, "
         f"{len(cat.configs)} config classes, {len(cat.connectors)} connectors"
     )
     if output == "-":

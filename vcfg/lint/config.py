@@ -2,7 +2,8 @@
 (top-level keys), found in the current directory or the nearest parent.
 
     [tool.vcfg]
-    vllm-version = "0.13.0"          # the release the scripts target
+    vllm-version = "0.13.0"          # the release the scripts target (or a catalog
+                                     # file, relative to this file: "vllm-main.json")
     select = ["VC0", "VC1"]          # codes or prefixes; default: all
     ignore = ["VC104"]
     allowed-env = ["VLLM_MY_SITE_FLAG"]   # variables not to report as unknown
@@ -110,6 +111,8 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
         if not isinstance(table["vllm-version"], str):
             raise VcfgError(f"{origin}: vllm-version must be a string like \"0.13.0\"")
         cfg.vllm_version = table["vllm-version"]
+        if cfg.vllm_version.endswith((".json", ".json.gz")):  # a catalog file, beside the config
+            cfg.vllm_version = str(origin.parent / Path(cfg.vllm_version).expanduser())
     from vcfg.lint.registry import check_codes
 
     cfg.select = _codes(table.get("select", []), f"{origin}: select")

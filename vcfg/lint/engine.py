@@ -59,7 +59,7 @@ def make_target(
         origin = "newest bundled catalog; pass --vllm-version to choose"
     cat, note = store.load(chosen)
     knowledge = load_packs([*config.knowledge, *extra_knowledge])
-    full_note = "; ".join(x for x in (f"from {origin}" if origin else None, note) if x)
+    full_note = "; ".join(x for x in (cat.label, f"from {origin}" if origin else None, note) if x)
     return Target(catalog=cat, knowledge=knowledge, config=config, version_note=full_note or None,
                   pinned=origin in ("--vllm-version", "project config"))
 

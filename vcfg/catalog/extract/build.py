@@ -17,6 +17,11 @@ from vcfg.records import RecordError, dump, load
 
 def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
     version = version or src.version
+    if not version and (src.commit or src.ref):
+        from vcfg.catalog.extract.devtree import dev_version
+        from vcfg.catalog.store import newest_bundled
+
+        version = dev_version(newest_bundled())  # a checkout or tarball of a branch
     if not version:
         raise VcfgError(
             f"cannot tell the vLLM version of {src.description}",
@@ -27,7 +32,9 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
     cat = Catalog(
         vllm_version=version,
         generated_by=f"vcfg {__version__}",
-        source=f"vllm {version}",
+        source=f"vllm {version}" if not src.commit else f"vllm {src.ref or 'commit'}@{src.commit}",
+        commit=src.commit,
+        ref=src.ref,
         env_vars=extract_env_vars(src),
         configs=configs,
         flags=extract_flags(src, configs),

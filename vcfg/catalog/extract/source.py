@@ -34,8 +34,14 @@ class VllmSource:
 
     description: str
     version: Optional[str]
+    #: the git commit it was built from (a checkout, a ``git archive`` tarball, a
+    #: nightly wheel's ``+g<sha>``), and the branch or archive name (``main``)
+    commit: Optional[str] = None
+    ref: Optional[str] = None
     _root: Optional[Path] = None  # a directory holding the ``vllm`` package
     _zip: Optional[zipfile.ZipFile] = None
+    #: files held in memory (a source tarball, read in place): relative name -> bytes
+    _mem: Optional[dict[str, bytes]] = None
     _names: set[str] = field(default_factory=set)
     #: parsed modules, shared by the extractors (several read arg_utils.py, the config
     #: modules and the KV factory); the extractors never mutate a tree
@@ -45,6 +51,8 @@ class VllmSource:
 
     # -- access
     def exists(self, rel: str) -> bool:
+        if self._mem is not None:
+            return rel in self._mem
         if self._zip is not None:
             return rel in self._names
         assert self._root is not None
@@ -53,7 +61,11 @@ class VllmSource:
     def read(self, rel: str) -> Optional[str]:
         """The text of ``rel``, or None if there is no such file."""
         try:
-            if self._zip is not None:
+            if self._mem is not None:
+                if rel not in self._mem:
+                    return None
+                data = self._mem[rel]
+            elif self._zip is not None:
                 if rel not in self._names:
                     return None
                 data = self._zip.read(rel)
@@ -83,6 +95,8 @@ class VllmSource:
     def py_files(self, folder: str) -> list[str]:
         """All ``.py`` files below ``folder`` (relative names, sorted)."""
         folder = folder.rstrip("/") + "/"
+        if self._mem is not None:
+            return sorted(n for n in self._mem if n.startswith(folder) and n.endswith(".py"))
         if self._zip is not None:
             return sorted(n for n in self._names if n.startswith(folder) and n.endswith(".py"))
         assert self._root is not None
@@ -134,8 +148,29 @@ def from_tree(path: str | os.PathLike[str]) -> VllmSource:
             m = re.match(r"vllm-(.+)\.dist-info", info.name)
             if m:
                 version = m.group(1)
+    from vcfg.catalog.extract.devtree import commit_of_version, git_head
+
+    src.commit, src.ref = git_head(p)
+    src.commit = src.commit or commit_of_version(version)
     src.version = _normalise(version)
     return src
+
+
+def from_tarball(path: str | os.PathLike[str]) -> VllmSource:
+    """A source tarball (GitHub's archive of a branch, ``git archive``, an sdist), read
+    in place: only its ``vllm/**.py`` files are read, into memory; nothing is written."""
+    from vcfg.catalog.extract.devtree import read_tarball
+
+    p = Path(path)
+    files, version, commit, ref = read_tarball(p)
+    src = VllmSource(description=f"source tarball {p.name}", version=None, _mem=files)
+    src.version = _normalise(version or _version_from_text(src.read("vllm/_version.py")))
+    src.commit, src.ref = commit, ref
+    return src
+
+
+def is_tarball(path: str | os.PathLike[str]) -> bool:
+    return Path(path).is_file() and str(path).endswith((".tar.gz", ".tgz", ".tar", ".tar.xz", ".tar.bz2"))
 
 
 def from_wheel(path: str | os.PathLike[str]) -> VllmSource:
@@ -155,6 +190,9 @@ def from_wheel(path: str | os.PathLike[str]) -> VllmSource:
         if m:
             version = m.group(1)
     version = version or _version_from_text(src.read("vllm/_version.py"))
+    from vcfg.catalog.extract.devtree import commit_of_version
+
+    src.commit = commit_of_version(version)
     src.version = _normalise(version)
     return src
 
@@ -170,6 +208,9 @@ def from_installed() -> VllmSource:
     root = Path(str(dist.locate_file("")))
     src = VllmSource(description=f"installed vllm {dist.version}", version=None, _root=root)
     _check_tree(src)
+    from vcfg.catalog.extract.devtree import commit_of_version
+
+    src.commit = commit_of_version(dist.version)
     src.version = _normalise(dist.version)
     return src
 
@@ -268,9 +309,10 @@ def extract_python(wheel: Path, dest: Path) -> None:
 def open_source(
     *, source: Optional[str] = None, wheel: Optional[str] = None, version: Optional[str] = None
 ) -> VllmSource:
-    """Pick the source the user named; with nothing named, the installed vLLM."""
+    """Pick the source the user named (a tree, a git checkout or a source tarball; a
+    wheel; a release); with nothing named, the installed vLLM."""
     if source:
-        return from_tree(source)
+        return from_tarball(source) if is_tarball(source) else from_tree(source)
     if wheel:
         return from_wheel(wheel)
     if version:
