@@ -560,7 +560,7 @@ def _bundled_packs() -> tuple[Pack, ...]:
 def bundled_json() -> str:
     """The bundled TOML packs, read and checked, as the JSON that ships beside them
     (written by ``python -m vcfg.dev generate``; a test keeps it current)."""
-    packs = [read_pack(f, bundled=True) for f in _pack_files(BUNDLED_DIR)]
+    packs = [_with_overlay(read_pack(f, bundled=True)) for f in _pack_files(BUNDLED_DIR)]
     doc = {
         "generated_by": GENERATED_BY,
         "packs": [
@@ -569,6 +569,30 @@ def bundled_json() -> str:
         ],
     }
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def _with_overlay(pack: Pack) -> Pack:
+    """A bundled plugin entry with no ``connectors`` and ``entry_points`` gets them from
+    the plugin's bundled overlay (vcfg/catalog/plugins.py, built from its source): the
+    connectors it registers under new names and the entry points that register them,
+    which ``VLLM_PLUGINS`` must list.  Its variables stay in the overlay: a lint knows
+    them only when the plugin is named."""
+    from vcfg.catalog import plugins as pl
+
+    entries = []
+    for p in pack.content.plugin:
+        if p.connectors or p.entry_points:
+            entries.append(p)
+            continue
+        try:
+            pc = pl.find(p.name)
+        except VcfgError:
+            entries.append(p)
+            continue
+        names = [c.name for c in pc.connectors if c.name not in pc.replaces]
+        eps = {e.group: e.name for e in pc.entry_points if e.name in set(pc.registered_by.values())}
+        entries.append(replace(p, connectors=names, entry_points=eps))
+    return replace(pack, content=replace(pack.content, plugin=entries))
 
 
 # --------------------------------------------------------------------------- queries

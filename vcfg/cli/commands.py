@@ -90,24 +90,31 @@ def catalog() -> None:
 @click.option("--source", "source", type=click.Path(),
               help="a vLLM source tree, git checkout or source tarball (.tar.gz)")
 @click.option("--wheel", "wheel", type=click.Path(), help="a vLLM wheel file")
+@click.option("--plugin", "plugin", metavar="SPEC",
+              help="a plugin's overlay instead: NAME==VERSION (downloaded), its wheel, sdist or folder")
 @click.option(
     "-o", "--output", type=click.Path(), help="write the catalog here ('-' for stdout) "
     "instead of vcfg's cache"
 )
 def catalog_build(
-    version: Optional[str], source: Optional[str], wheel: Optional[str], output: Optional[str]
+    version: Optional[str], source: Optional[str], wheel: Optional[str], plugin: Optional[str],
+    output: Optional[str],
 ) -> None:
     """Build a catalog from vLLM's source (the installed vLLM when nothing is named).
 
     Without -o the catalog goes to vcfg's cache, where lint, explain and schema find it
-    by its version.
+    by its version.  With --plugin, the overlay of a vLLM plugin (its variables,
+    connectors and entry points), which lint uses when the plugin is named.
     """
     from vcfg.catalog import store
     from vcfg.catalog.extract.build import build_catalog
     from vcfg.catalog.extract.source import open_source
 
-    if source and wheel:
-        raise click.UsageError("give at most one of --source and --wheel")
+    if sum(bool(x) for x in (source, wheel, plugin)) > 1:
+        raise click.UsageError("give at most one of --source, --wheel and --plugin")
+    if plugin:
+        _build_plugin(plugin, output)
+        return
     src = open_source(source=source, wheel=wheel, version=None if (source or wheel) else version)
     cat = build_catalog(src, version=version if (source or wheel) else None)
     if (source or wheel) and not version and not src.version:
@@ -127,6 +134,31 @@ def catalog_build(
     else:
         path = store.save_user_catalog(cat)
         click.echo(f"wrote {path}: {summary}", err=True)
+
+
+def _build_plugin(spec: str, output: Optional[str]) -> None:
+    import shutil
+    from pathlib import Path
+
+    from vcfg.catalog import plugins, store
+    from vcfg.catalog.extract.plugin import build_plugin_catalog, open_plugin
+
+    ps, tmp = open_plugin(spec)
+    try:
+        pc = build_plugin_catalog(ps)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    text = plugins.dumps(pc)
+    summary = (f"{pc.label}: {len(pc.env_vars)} env vars, {len(pc.connectors)} connectors, "
+               f"entry points {', '.join(pc.entry_names)}")
+    if output == "-":
+        click.echo(text, nl=False)
+        return
+    path = Path(output) if output else plugins.user_dir() / f"{pc.name}-{pc.version}.json"
+    store.write_text(path, text)
+    plugins.load_file.cache_clear()
+    click.echo(f"wrote {path}: {summary}", err=True)
 
 
 @catalog.command("list")
@@ -360,13 +392,18 @@ def upgrade_cmd(paths: tuple[str, ...], old: Optional[str], new: Optional[str], 
 @main.command("connectors")
 @click.option("--vllm-version", "version", help="default: the newest bundled release")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
-def connectors_cmd(version: Optional[str], fmt: str) -> None:
+@click.option("--plugin", "plugins", multiple=True, metavar="NAME",
+              help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`")
+def connectors_cmd(version: Optional[str], fmt: str, plugins: tuple[str, ...]) -> None:
     """The KV connector registry of a release, plugin connectors included."""
     from vcfg.catalog.knowledge import load_packs
+    from vcfg.catalog.plugins import find
     from vcfg.explain.connectors import connector_rows, render_text
 
     cat = catalog_for(version)
-    rows = connector_rows(cat, load_packs(project_config().knowledge))
+    config = project_config()
+    named = [find(p) for p in (list(plugins) or config.plugins)]
+    rows = connector_rows(cat, load_packs(config.knowledge), named)
     if fmt == "json":
         echo_json({"vllm_version": cat.vllm_version, "connectors": rows})
     else:
@@ -489,7 +526,9 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
     "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
 )
 @click.option("--no-help-text", is_flag=True, help="skip vLLM's own description")
-def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool) -> None:
+@click.option("--plugin", "plugins", multiple=True, metavar="NAME",
+              help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`")
+def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool, plugins: tuple[str, ...]) -> None:
     """What TOPIC is, where vLLM defines it, how it flows, and its history.
 
     TOPIC: a flag (--kv-transfer-config, -tp), a variable (VLLM_RPC_TIMEOUT), a config
@@ -499,8 +538,9 @@ def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool
     from vcfg.explain import explain
     from vcfg.explain.render import render
 
+    config = project_config()
     doc = explain(topic, project_version(version), with_help=not no_help_text,
-                  knowledge_dirs=project_config().knowledge)
+                  knowledge_dirs=config.knowledge, plugins=list(plugins) or config.plugins)
     if fmt == "json":
         echo_json(doc)
     else:

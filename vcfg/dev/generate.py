@@ -3,7 +3,7 @@ name index, the knowledge packs' JSON form, the committed schemas and the rule p
 
     python -m vcfg.dev generate                  # everything, every bundled release
     python -m vcfg.dev generate 0.33.0           # the catalogs of some releases (and the rest)
-    python -m vcfg.dev generate --only rules     # some parts: catalogs,history,knowledge,schemas,rules
+    python -m vcfg.dev generate --only rules     # some parts: catalogs,history,knowledge,schemas,rules,plugins
     python -m vcfg.dev generate --check          # exit 1 if a file is stale, write nothing
 
 Releases are downloaded into the user's cache (``vcfg.catalog.extract.source.from_version``).
@@ -22,7 +22,7 @@ from vcfg.catalog.extract.source import from_version
 from vcfg.errors import VcfgError
 from vcfg.records import replace
 
-PARTS = ("catalogs", "history", "knowledge", "schemas", "rules")
+PARTS = ("catalogs", "history", "knowledge", "schemas", "rules", "plugins")
 
 
 def generate_one(version: str):  # type: ignore[no-untyped-def]
@@ -113,6 +113,36 @@ def write_catalogs(versions: list[str], check: bool = False) -> list[str]:
     return stale
 
 
+def generate_plugin(spec: str):  # type: ignore[no-untyped-def]
+    """The overlay of a bundled plugin release (``vllm-ascend==0.23.0.post1``), built
+    from its wheel or sdist downloaded from the index (vcfg/catalog/extract/plugin.py)."""
+    import shutil
+
+    from vcfg.catalog.extract.plugin import build_plugin_catalog, open_plugin
+
+    ps, tmp = open_plugin(spec)
+    try:
+        pc = build_plugin_catalog(ps)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return replace(pc, generated_by=GENERATED_BY)
+
+
+def write_plugins(check: bool = False) -> list[str]:
+    """data/plugins/: the overlay of every bundled plugin release (vcfg/catalog/plugins.py)."""
+    from vcfg.catalog import plugins
+
+    stale = []
+    for spec in plugins.BUNDLED_PLUGINS:
+        pc = generate_plugin(spec)
+        plugins.BUNDLED_DIR.mkdir(parents=True, exist_ok=True)
+        stale += _derived_file(f"plugin {spec}", plugins.BUNDLED_DIR / f"{pc.name}-{pc.version}.json",
+                               plugins.dumps(pc), check)
+    plugins.load_file.cache_clear()
+    return stale
+
+
 def write_rule_pages(check: bool = False) -> list[str]:
     """docs/rules/: one page per rule and the index (vcfg/dev/rule_pages.py)."""
     from vcfg.dev import rule_pages
@@ -145,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
             stale += write_schemas(versions, check=args.check)
         if "rules" in parts:
             stale += write_rule_pages(check=args.check)
+        if "plugins" in parts:
+            stale += write_plugins(check=args.check)
     except VcfgError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

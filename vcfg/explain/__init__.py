@@ -30,17 +30,27 @@ def explain(
     with_help: bool = True,
     rule_docs: RuleDocs = _rule_docs,
     knowledge_dirs: Sequence[Any] = (),
+    plugins: Sequence[str] = (),
 ) -> dict[str, Any]:
     """``knowledge_dirs``: the project's extra packs (its ``knowledge`` setting), so a
-    plugin the project describes is explained as `vcfg lint` knows it."""
+    plugin the project describes is explained as `vcfg lint` knows it.  ``plugins``:
+    the plugins named (``--plugin``, the project's ``plugins``): their overlays are laid
+    over the catalog, as `vcfg lint` does for a launch that names them."""
+    from vcfg.catalog import plugins as pl
     from vcfg.catalog.knowledge import load_packs
 
     cat, note = store.load(version)
+    named = [pl.find(p) for p in plugins]
+    if named:
+        cat = pl.overlay(cat, [(pc, None) for pc in named])
     history = store.history_between(store.bundled_versions()[0], store.bundled_versions()[-1])
     knowledge = load_packs(knowledge_dirs)
     rules = rule_docs()
     plugin_envs = {e.name for p in knowledge.plugins for e in p.env}
     plugin_connectors = {c for p in knowledge.plugins for c in p.connectors}
+    # the variables of plugins not named: explained from their overlays, with how to name them
+    unnamed = {pc.name: pc for pc in _overlays() if pc.name not in {n.name for n in named}}
+    plugin_envs |= {e.name for pc in unnamed.values() for e in pc.env_vars if cat.env(e.name) is None}
     topic = resolve(
         asked, cat, history, {c: d["name"] for c, d in rules.items()}, plugin_envs, plugin_connectors
     )
@@ -55,6 +65,19 @@ def explain(
         out["version_note"] = note
     builder = _BUILDERS[topic.kind]
     out.update(builder(topic, cat, history, knowledge, rules))
+    owner = _owner(topic, cat, named) if named else None
+    if owner is not None:  # a named plugin's own variable or connector
+        with_help = False  # vLLM's prose does not describe it
+        out["facts"] = {"plugin": owner.label, **out.get("facts", {})}
+        out.pop("history", None)
+        if topic.kind == "env":
+            out["flow"] = [{"stage": "read", "where": out["flow"][0]["where"][:1],
+                            "what": f"{owner.package}/envs.py parses it when the plugin's code reads it "
+                                    "(vLLM itself never does)"}]
+            out["surfaces"] = ["a value the plugin cannot parse: when its code first reads the variable"
+                               if out["facts"].get("can_raise") else "never: any text is accepted"]
+    elif topic.kind == "plugin_env" and knowledge.plugin_of_env(topic.key) is None:
+        out.update(_overlay_env(topic.key, list(unnamed.values())))
     if with_help and topic.kind in ("flag", "env", "field") and not topic.absent:
         loc = out.pop("_doc_loc", None)
         text, how = _help(cat, loc, topic.kind)
@@ -63,6 +86,52 @@ def explain(
             out["help_note"] = how
     out.pop("_doc_loc", None)
     return out
+
+
+def _overlays() -> list[Any]:
+    """The newest overlay of every plugin vcfg has one for (bundled or built)."""
+    from vcfg.catalog import plugins as pl
+
+    out = []
+    for name in sorted({n for n, _, _ in pl.available()}):
+        try:
+            out.append(pl.find(name))
+        except Exception:  # noqa: BLE001 - a broken user overlay: leave it out
+            continue
+    return out
+
+
+def _owner(topic: Topic, cat: Catalog, named: list[Any]) -> Any:
+    """The named plugin whose own file defines the topic, if any."""
+    if topic.kind == "env":
+        loc = getattr(cat.env(topic.key), "loc", None)
+    elif topic.kind == "connector":
+        loc = getattr(cat.connector(topic.key), "loc", None)
+    else:
+        return None
+    for pc in named:
+        if loc is not None and loc.file.startswith(pc.package + "/"):
+            return pc
+    return None
+
+
+def _overlay_env(name: str, overlays: list[Any]) -> dict[str, Any]:
+    """A variable of a plugin that is not named: its facts, and how to name it."""
+    for pc in overlays:
+        e = pc.env(name)
+        if e is None:
+            continue
+        platform = [x.name for x in pc.entry_points if x.group == "vllm.platform_plugins"]
+        return {
+            "facts": {"plugin": pc.label, "type": e.type, "default": e.default, "parse": e.parse,
+                      "can_raise": e.can_raise},
+            "defined_at": str(e.loc),
+            "note": (f"not a vLLM variable: the {pc.name} plugin reads it. vcfg lint knows it when the "
+                     f"plugin is named: the project's `plugins = [\"{pc.name}\"]`"
+                     + (f" or VLLM_PLUGINS listing `{platform[0]}`" if platform else "")
+                     + f"; here: --plugin {pc.name}"),
+        }
+    return {}
 
 
 def _help(cat: Catalog, loc: Any, kind: str) -> tuple[Optional[str], Optional[str]]:

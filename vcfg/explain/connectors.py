@@ -5,16 +5,24 @@ plugins)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from vcfg.catalog.knowledge import Knowledge
 from vcfg.catalog.model import Catalog
 
 
-def connector_rows(cat: Catalog, knowledge: Knowledge) -> list[dict[str, Any]]:
+def connector_rows(cat: Catalog, knowledge: Knowledge, plugins: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """``plugins``: the overlays of the plugins named (vcfg/catalog/plugins.py): their
+    connectors are listed from the plugin's source, file:line inside it, and replace
+    vLLM's of the same name where the plugin replaces them."""
     rows: list[dict[str, Any]] = []
     version = cat.vllm_version
+    from vcfg.catalog.plugins import loaded_connectors
+
+    mine = {c.name: pc for pc in plugins for c in loaded_connectors(pc, None, cat)}
     for k in cat.connectors:
+        if k.name in mine:
+            continue
         facts = knowledge.connector_facts(k.name, version)
         rows.append({
             "name": k.name,
@@ -34,8 +42,26 @@ def connector_rows(cat: Catalog, knowledge: Knowledge) -> list[dict[str, Any]]:
             ],
             "needs_packages": [p.import_name for p in facts.python_packages] if facts else [],
         })
+    for pc in plugins:
+        for k in loaded_connectors(pc, None, cat):
+            facts = knowledge.connector_facts(k.name, version)
+            entry = pc.registered_by.get(k.name)
+            rows.append({
+                "name": k.name,
+                "module": k.module,
+                "class": k.class_name,
+                "registered_at": str(k.loc),
+                "source": f"plugin {pc.label}" + (" (replaces vLLM's)" if k.name in pc.replaces else ""),
+                "roles": _roles(facts),
+                "extra_config_keys": [
+                    {"name": x.name, "default": x.default if x.has_default else None,
+                     "required": not x.has_default, "type": x.type}
+                    for x in k.extra_keys
+                ],
+                "enable_with": f"VLLM_PLUGINS listing {entry}" if entry else None,
+            })
     for p in knowledge.plugins:
-        if not p.holds_for(version):
+        if not p.holds_for(version) or any(p.name == pc.name for pc in plugins):
             continue
         for name in p.connectors:
             facts = knowledge.connector_facts(name, version)

@@ -8,6 +8,9 @@
     ignore = ["VC104"]
     allowed-env = ["VLLM_MY_SITE_FLAG"]   # variables not to report as unknown
     knowledge = ["ops/vcfg-packs"]   # extra knowledge-pack folders, relative to the file
+    plugins = ["vllm-ascend"]        # vLLM plugins the launches run with (their built
+                                     # overlays: variables, connectors); "name==version"
+                                     # or an overlay file work too
     gpu-memory = "141GiB"            # memory of one GPU (141GiB, 80GB, bytes); enables
                                      # the KV cache estimate of VC206
 
@@ -35,7 +38,7 @@ from vcfg.records import field, record
 _MENTIONS_TOOL_VCFG = re.compile(r"""^\s*(\[\[?\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
 
 _KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory",
-         "deployments", "exclude"}
+         "deployments", "exclude", "plugins"}
 
 
 @record
@@ -54,6 +57,9 @@ class LintConfig:
     #: globs a folder lint skips: a file or folder name, or a path relative to the
     #: config's folder (vcfg.launch.walk)
     exclude: list[str] = field(default_factory=list)
+    #: the vLLM plugins the launches run with: ``vllm-ascend``, ``vllm-ascend==0.23.0.post1``
+    #: or an overlay file (vcfg/catalog/plugins.py)
+    plugins: list[str] = field(default_factory=list)
 
     def enabled(self, code: str, file: Optional[str] = None) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -143,6 +149,10 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
             cfg.gpu_memory = parse_size(str(gm))
         except VcfgError as e:
             raise VcfgError(f"{origin}: gpu-memory: {e.message}", hint=e.hint) from e
+    pl = table.get("plugins", [])
+    if not isinstance(pl, list) or not all(isinstance(v, str) and v.strip() for v in pl):
+        raise VcfgError(f"{origin}: plugins must be a list like [\"vllm-ascend\"]")
+    cfg.plugins = [str(origin.parent / v) if v.endswith(".json") else v for v in pl]
     ex = table.get("exclude", [])
     if not isinstance(ex, list) or not all(isinstance(v, str) for v in ex):
         raise VcfgError(f"{origin}: exclude must be a list of globs")

@@ -26,6 +26,9 @@ class Target:
     #: True when the user chose the release (--vllm-version, the project config): a
     #: launch's image then does not choose another
     pinned: bool = False
+    #: the plugin overlays the project config names (vcfg/catalog/plugins.py); a
+    #: launch's VLLM_PLUGINS may name more
+    plugins: tuple[Any, ...] = ()
 
     @property
     def version(self) -> str:
@@ -105,7 +108,14 @@ class LaunchContext:
 
     @property
     def catalog(self) -> Catalog:
-        return (self.own_target or self.file.target).catalog
+        """The release's catalog; with a plugin named (the project config, the launch's
+        ``VLLM_PLUGINS``), that catalog with the plugin's overlay (vcfg/lint/plugin_view.py)."""
+        t = self.own_target or self.file.target
+        if not t.plugins and "VLLM_PLUGINS" not in self.inv.env:
+            return t.catalog
+        from vcfg.lint.plugin_view import launch_catalog
+
+        return launch_catalog(self, t)
 
     @property
     def target(self) -> Target:

@@ -59,9 +59,15 @@ def make_target(
         origin = "newest bundled catalog; pass --vllm-version to choose"
     cat, note = store.load(chosen)
     knowledge = load_packs([*config.knowledge, *extra_knowledge])
-    full_note = "; ".join(x for x in (cat.label, f"from {origin}" if origin else None, note) if x)
+    plugins: tuple = ()  # type: ignore[type-arg]
+    if config.plugins:
+        from vcfg.catalog.plugins import find
+
+        plugins = tuple(find(p) for p in config.plugins)
+    with_plugins = "plus " + ", ".join(p.label for p in plugins) if plugins else None
+    full_note = "; ".join(x for x in (cat.label, with_plugins, f"from {origin}" if origin else None, note) if x)
     return Target(catalog=cat, knowledge=knowledge, config=config, version_note=full_note or None,
-                  pinned=origin in ("--vllm-version", "project config"))
+                  pinned=origin in ("--vllm-version", "project config"), plugins=plugins)
 
 
 def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: ignore[no-untyped-def]
@@ -98,7 +104,7 @@ def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: igno
                     f"checked against the oldest, {oldest}")
         full = "; ".join(x for x in (rel.note, note) if x)
         hit = cache[rel.version] = Target(catalog=cat, knowledge=target.knowledge, config=target.config,
-                                          version_note=full, pinned=False)
+                                          version_note=full, pinned=False, plugins=target.plugins)
     return hit
 
 

@@ -130,12 +130,21 @@ def module_file(src: VllmSource, module: str) -> Optional[str]:
 # --------------------------------------------------------------------------- attribution
 
 
-def _connector_keys(reader: "_TreeReader", source_file: str) -> list[ExtraKey]:
+def connector_keys(src: VllmSource, source_file: str, dep_prefix: str) -> list[ExtraKey]:
+    """The extra-config keys the connector in ``source_file`` reads, following its
+    imports one level into ``dep_prefix`` (a plugin's connectors: its KV folder)."""
+    try:
+        return _connector_keys(_TreeReader(src), source_file, dep_prefix)
+    except RecursionError:
+        return []
+
+
+def _connector_keys(reader: "_TreeReader", source_file: str, dep_prefix: str = KV_CONNECTOR_DIR) -> list[ExtraKey]:
     own = scan_files(reader.src, source_file)
     files = list(own)
     for rel in own:
         for dep in reader.imports_of(rel):
-            if dep.startswith(KV_CONNECTOR_DIR) and dep not in files:
+            if dep.startswith(dep_prefix) and dep not in files:
                 files.append(dep)
     reads: list[_Read] = []
     for rel in files:

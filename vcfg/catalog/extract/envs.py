@@ -67,24 +67,30 @@ def extract_env_vars(src: VllmSource) -> list[EnvVar]:
 
 
 def extract_env_vars_from_text(
-    text: str, read_module: Optional[Callable[[str], Optional[str]]] = None
+    text: str,
+    read_module: Optional[Callable[[str], Optional[str]]] = None,
+    *,
+    file: str = ENVS_FILE,
+    table: str = "environment_variables",
 ) -> list[EnvVar]:
     """Like `extract_env_vars`, from the text of an envs.py.
 
     ``read_module(rel_path)`` gives the text of another file of the tree (used only to
-    resolve choices computed from an Enum class); None disables that.
+    resolve choices computed from an Enum class); None disables that.  ``file`` and
+    ``table`` name another module in vLLM's form: a plugin's envs.py, whose dict of
+    lambdas may have another name (vllm-ascend's ``env_variables``).
     """
     try:
-        tree = ast.parse(text, filename=ENVS_FILE)
+        tree = ast.parse(text, filename=file)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
-        raise VcfgError(f"cannot parse {ENVS_FILE}: {e}") from e
-    module = EnvsModule(tree, read_module)
+        raise VcfgError(f"cannot parse {file}: {e}") from e
+    module = EnvsModule(tree, read_module, table)
     out: list[EnvVar] = []
     for key, value in module.entries:
         try:
-            out.append(_extract_one(module, key, value))
+            out.append(_extract_one(module, key, value, file))
         except Exception:  # noqa: BLE001 - a construct not foreseen: keep the name only
-            loc = Loc(file=ENVS_FILE, line=key.lineno)
+            loc = Loc(file=file, line=key.lineno)
             out.append(EnvVar(name=key.value, type="Any", default=dynamic("not understood"), loc=loc))
     return out
 
@@ -95,7 +101,8 @@ def extract_env_vars_from_text(
 class EnvsModule:
     """The parts of envs.py the extractor needs: stubs, helpers, the dict's entries."""
 
-    def __init__(self, tree: ast.Module, read_module: Optional[Callable[[str], Optional[str]]]):
+    def __init__(self, tree: ast.Module, read_module: Optional[Callable[[str], Optional[str]]],
+                 table: str = "environment_variables"):
         self.read_module = read_module
         self.functions: dict[str, ast.FunctionDef] = {}
         self.assigns: dict[str, ast.expr] = {}
@@ -116,7 +123,7 @@ class EnvsModule:
                 for t in targets:
                     if isinstance(t, ast.Name):
                         self.assigns[t.id] = node.value
-                        if t.id == "environment_variables" and isinstance(node.value, ast.Dict):
+                        if t.id == table and isinstance(node.value, ast.Dict):
                             self.entries = [
                                 (k, v)
                                 for k, v in zip(node.value.keys, node.value.values)
@@ -149,7 +156,7 @@ _ENVIRON = ("os.environ", "environ")
 # ----------------------------------------------------------------------------- one entry
 
 
-def _extract_one(module: EnvsModule, key: ast.Constant, value: ast.expr) -> EnvVar:
+def _extract_one(module: EnvsModule, key: ast.Constant, value: ast.expr, file: str = ENVS_FILE) -> EnvVar:
     name = key.value
     default = Evaluator(module, name).default_of(value)
     flow = _Classifier(module, name).classify(value)
@@ -170,7 +177,7 @@ def _extract_one(module: EnvsModule, key: ast.Constant, value: ast.expr) -> EnvV
         truthy=flow.truthy if parse == "bool_word" else None,
         can_raise=can_raise,
         reads=_Reads(module, name).of(value),
-        loc=Loc(file=ENVS_FILE, line=key.lineno),
+        loc=Loc(file=file, line=key.lineno),
     )
 
 

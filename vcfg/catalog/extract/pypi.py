@@ -46,8 +46,8 @@ def sdist_url(project: str, version: str) -> tuple[str, str, str]:
         raise VcfgError(f"could not read the package index for {project}: {e}") from e
     except (OSError, ValueError) as e:
         raise VcfgError(f"could not read the package index for {project} (no network?): {e}") from e
-    stem = re.compile(rf"^{re.escape(_canonical(project)).replace('-', '[-_.]')}-{re.escape(version)}\.(tar\.gz|zip)$",
-                      re.I)
+    name_re = "[-_.]".join(re.escape(part) for part in _canonical(project).split("-"))
+    stem = re.compile(rf"^{name_re}-{re.escape(version)}\.(tar\.gz|zip)$", re.I)
     for f in doc.get("files", []) if isinstance(doc, dict) else []:
         name = f.get("filename", "") if isinstance(f, dict) else ""
         sha = (f.get("hashes") or {}).get("sha256") if isinstance(f, dict) else None
