@@ -550,7 +550,7 @@ def _bundled_packs() -> tuple[Pack, ...]:
     try:
         doc = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
     except FileNotFoundError:  # a source tree before generation: read the TOML
-        return tuple(read_pack(f, bundled=True) for f in _pack_files(BUNDLED_DIR))
+        return tuple(_with_overlay(read_pack(f, bundled=True)) for f in _pack_files(BUNDLED_DIR))
     return tuple(
         Pack(path=BUNDLED_DIR / p["file"], bundled=True, content=build(PackFile, p["content"]))
         for p in doc["packs"]
