@@ -40,6 +40,7 @@ def show_settings(args: dict[str, Any], config: Any) -> str:
         ("per-file-ignores", "per_file_ignores", "none"),
         ("allowed-env", "allowed_env", "none"),
         ("knowledge", "knowledge", "the bundled packs only"),
+        ("plugins", "plugins", "none (a launch's VLLM_PLUGINS may name some)"),
         ("gpu-memory", "gpu_memory", "unknown: VC206 stays silent"),
     ):
         value = getattr(config, attr)
