@@ -340,3 +340,27 @@ def test_bundled_overlay_is_reproduced_from_the_index():
         pc = generate_plugin(spec)
         path = pl.BUNDLED_DIR / f"{pc.name}-{pc.version}.json"
         assert pl.dumps(pc) == path.read_text(encoding="utf-8"), "run: python -m vcfg.dev generate --only plugins"
+
+
+def test_a_launch_that_names_no_plugin_reads_no_overlay(tmp_path):
+    """The lint path of a script without VLLM_PLUGINS (and no plugins configured) never
+    imports the overlay code; with VLLM_PLUGINS it does, and lays the overlay over."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.argv = ['vcfg', 'lint', '--vllm-version', '0.23.0', sys.argv[1]]\n"
+        "from vcfg.cli import main\n"
+        "try:\n    main()\n"
+        "finally:\n"
+        "    print(sorted(m for m in sys.modules if m in ('vcfg.catalog.plugins', 'vcfg.lint.plugin_view')),"
+        " file=sys.stderr)\n"
+    )
+    for text, want in (("export VLLM_ASCEND_ENABLE_MLAPO=true\nvllm serve m\n", "[]"),
+                       ("export VLLM_PLUGINS=ascend\nexport VLLM_ASCEND_ENABLE_MLAPO=true\nvllm serve m\n",
+                        "['vcfg.catalog.plugins', 'vcfg.lint.plugin_view']")):
+        f = tmp_path / "run.sh"
+        f.write_text(text)
+        proc = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True, cwd=tmp_path)
+        assert proc.stderr.strip().splitlines()[-1] == want, proc.stderr
+        assert ("VC102" in proc.stdout) == (want != "[]")
