@@ -184,6 +184,7 @@ class _ShapeIndex:
     def __init__(self, shape: Shape) -> None:
         self.shape = shape
         self.stops = sorted(shape.stops)
+        self.stop_seqs = sorted(shape.stop_seqs)
         self._at: dict[int, dict[int, str]] = {}
         self._looped: dict[int, bool] = {}
 
@@ -198,6 +199,11 @@ class _ShapeIndex:
         """Whether a stop command starts at an offset x with a < x <= b."""
         i = bisect.bisect_right(self.stops, a)
         return i < len(self.stops) and self.stops[i] <= b
+
+    def seq_stop_between(self, a: int, b: int) -> bool:
+        """Whether a stop ran at a step x of the run with a < x < b."""
+        i = bisect.bisect_right(self.stop_seqs, a)
+        return i < len(self.stop_seqs) and self.stop_seqs[i] < b
 
     def loop_stops(self, offset: int) -> bool:
         """Whether a loop body enclosing ``offset`` holds a stop command."""
@@ -238,7 +244,7 @@ def overlap(a: LaunchContext, b: LaunchContext, run: RunContext) -> bool:
     if first.inv.path and second.inv.path and first.inv.path != second.inv.path and a1 == a2:
         return False  # one command on two paths through the script
     s1, s2 = first.inv.seq, second.inv.seq
-    if s1 is not None and s2 is not None and any(s1 < x < s2 for x in shape.stop_seqs):
+    if s1 is not None and s2 is not None and index.seq_stop_between(s1, s2):
         return False  # a kill or wait ran between them (also inside one function's calls)
     if first.inv.span.start == second.inv.span.start and a1 == a2:  # unrolled by a loop
         return not index.loop_stops(a1)
