@@ -3,9 +3,13 @@ directory's config.json, and the parallel options as written.
 
 The model is the launch's positional model argument when it names a local directory
 holding a config.json: relative to the script's folder first, then as given (relative
-to the current directory).  Nothing is ever downloaded; a Hub name, a directory without
-config.json, an unreadable or partial config, or a launch that rewrites the config
-(``--hf-overrides``, ``--hf-config-path``) gives None and the rules stay silent.
+to the current directory); or, for a Hub id (``Qwen/Qwen3-8B``), the snapshot already
+in the Hugging Face cache on this machine (vcfg/plan/hf_cache.py: ``--download-dir``,
+``$HF_HUB_CACHE``, ``$HF_HOME/hub``, ``~/.cache/huggingface/hub``; the ref of
+``--revision``, default ``main``).  Nothing is ever downloaded; a Hub name that is not
+cached, a directory without config.json, an unreadable or partial config, or a launch
+that rewrites the config (``--hf-overrides``, ``--hf-config-path``) gives None and the
+rules stay silent.  Looked up only when a rule asks, once per launch.
 """
 
 from __future__ import annotations
@@ -32,6 +36,19 @@ class Model:
     facts: ModelFacts
     raw: dict[str, Any]  # config.json as read
     config_path: str  # for messages
+    #: found in the Hugging Face cache (the folder may hold only some of the repo's files)
+    cached: bool = False
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.config_path).parent
+
+    def raw_value(self, key: str) -> Any:
+        """``key`` at the top level of config.json, else in a nested section."""
+        for sec in self.sections():
+            if key in sec:
+                return sec[key]
+        return None
 
     def sections(self) -> list[dict[str, Any]]:
         """The top level and the nested dicts (text_config, llm_config, ...)."""
@@ -72,7 +89,7 @@ def _candidates(lc: LaunchContext, ov: Any, text: str) -> list[Path]:
 
 
 @lru_cache(maxsize=32)
-def _load(cfg_file: str, stamp: tuple[int, int]) -> Optional[Model]:
+def _load(cfg_file: str, stamp: tuple[int, int], cached: bool = False) -> Optional[Model]:
     from vcfg.errors import VcfgError
     from vcfg.plan.model_facts import load_facts
 
@@ -86,11 +103,43 @@ def _load(cfg_file: str, stamp: tuple[int, int]) -> Optional[Model]:
         return None
     if not isinstance(raw, dict):
         return None
-    return Model(facts=facts, raw=raw, config_path=cfg_file)
+    return Model(facts=facts, raw=raw, config_path=cfg_file, cached=cached)
 
 
 def local_model(lc: LaunchContext) -> Optional[Model]:
-    """The model of a serve launch when its config.json is readable here, else None."""
+    """The model of a serve launch when its config.json is readable here, else None
+    (memoised on the launch: several rules ask)."""
+    if "local_model" not in lc.memo:
+        lc.memo["local_model"] = _find(lc)
+    return lc.memo["local_model"]
+
+
+def _env_text(lc: LaunchContext, name: str) -> Optional[str]:
+    """A variable the launch receives, as known text; else this process's value."""
+    b = lc.inv.env.get(name)
+    if b is not None:
+        if b.unset or not b.exported or b.value is None or b.value.text is None:
+            return None
+        return b.value.text
+    return os.environ.get(name)
+
+
+def _hub_snapshot(lc: LaunchContext, pa: Any, text: str) -> Optional[Path]:
+    from vcfg.plan import hf_cache
+
+    if not hf_cache.is_repo_id(text):
+        return None
+    env = {k: v for k in ("HF_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME") if (v := _env_text(lc, k))}
+    dl = pa.get("download_dir")
+    rev = pa.get("revision")
+    if (dl is not None and not dl.known) or (rev is not None and not rev.known):
+        return None
+    download_dir = dl.value if dl is not None and isinstance(dl.value, str) else None
+    revision = rev.value if rev is not None and isinstance(rev.value, str) and rev.value else None
+    return hf_cache.snapshot_dir(text, hf_cache.cache_dirs(env, download_dir), revision)
+
+
+def _find(lc: LaunchContext) -> Optional[Model]:
     pa = lc.args if lc.inv.kind == "serve" else None
     if pa is None or pa.model is None or not pa.model.known or not isinstance(pa.model.value, str):
         return None
@@ -112,7 +161,19 @@ def local_model(lc: LaunchContext) -> Optional[Model]:
         except OSError:
             continue
         return _load(str(cfg), (st.st_mtime_ns, istamp))
-    return None
+    if text.startswith((".", "/", "~")):
+        return None  # a path, not a Hub id
+    snap = _hub_snapshot(lc, pa, text)
+    if snap is None:
+        return None
+    cfg = snap / "config.json"
+    try:
+        st = cfg.stat()
+        index = snap / "model.safetensors.index.json"
+        istamp = index.stat().st_mtime_ns if index.is_file() else 0
+    except OSError:
+        return None
+    return _load(str(cfg), (st.st_mtime_ns, istamp), True)
 
 
 def positive_int(o: Option) -> Optional[int]:
@@ -125,3 +186,10 @@ def positive_int(o: Option) -> Optional[int]:
 def name_span(lc: LaunchContext, o: Option) -> Span:
     """Where the user wrote the option's name (``-tp``)."""
     return span(lc, o.ov.name_span if o.ov is not None else lc.inv.span)
+
+
+def span_of_value(lc: LaunchContext, o: Option) -> Span:
+    """Where the user wrote the option's value (its name when the value has no place)."""
+    if o.ov is None:
+        return span(lc, lc.inv.span)
+    return span(lc, o.ov.value_span or o.ov.name_span)
