@@ -39,6 +39,9 @@ def test_every_cited_release_finds_the_example(tmp_path, rule):
     """The example fails in each release whose source the rule cites."""
     cited = _cited(rule)
     assert cited, f"{rule.code} cites no bundled release"
+    for rel, text in rule.example_files:  # a model's config.json the example names
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
     for v in cited:
         assert rule.code in {c for c, _, _ in codes(tmp_path, rule.example, v)}, (rule.code, v)
         assert rule.code not in {c for c, _, _ in codes(tmp_path, rule.use_instead, v)}, (rule.code, v)
@@ -51,6 +54,9 @@ def test_the_release_before_the_check_finds_nothing(tmp_path, rule):
     before = [v for v in BUNDLED if not rng.contains(v)]
     if not before:
         pytest.skip("no bundled release before the check")
+    for rel, text in rule.example_files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
     assert rule.code not in {c for c, _, _ in codes(tmp_path, rule.example, before[-1])}
 
 
