@@ -70,6 +70,33 @@ def _num(x: float) -> str:
     return f"{x:.4f}".rstrip("0").rstrip(".")
 
 
+#: earlier launches read per GPU once their shares already add up past 1: enough to
+#: name four and say there are more (10,000 launches on one GPU were 50 million pairs)
+_ENOUGH = 5
+
+
+def _sharing(near: Iterator[LaunchContext], mine: Any, share: float,
+             info: dict[int, tuple[Any, Optional[float]]]) -> tuple[list[LaunchContext], bool]:
+    """The earlier launches sharing a GPU of ``mine`` (with a known share), and whether
+    the reading stopped early: once every GPU of ``mine`` has `_ENOUGH` of them and
+    their shares add up past 1, the others change nothing but the count."""
+    out: list[LaunchContext] = []
+    count = {g: 0 for g in mine}
+    total = {g: share for g in mine}
+    for o in near:
+        gpus, s = info[id(o)]
+        if not gpus or s is None:
+            continue
+        out.append(o)
+        for g in gpus:
+            if g in count:
+                count[g] += 1
+                total[g] += s
+        if all(count[g] >= _ENOUGH and total[g] > 1.0 + 1e-9 for g in count):
+            return out, True
+    return out, False
+
+
 def check(run: RunContext) -> Iterator[Diagnostic]:
     pool = _hosts.serves(run)
     info: dict[int, tuple[Any, Optional[float]]] = {id(lc): (_ports.gpus(lc), _share(lc)) for lc in pool}
@@ -78,15 +105,16 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
         mine, share = info[id(lc)]
         if not mine or share is None:
             continue
-        before = [o for o in near.before(lc) if info[id(o)][0] and info[id(o)][1] is not None]
+        before, cut = _sharing(near.before(lc), mine, share, info)
         for g in mine:
             others = [(o, info[id(o)][1]) for o in before if g in info[id(o)][0]]
             total = share + sum(s for _, s in others)
             if others and total > 1.0 + 1e-9:
                 # at most four others by name: a message does not grow with the script
                 shown, more = others[:4], len(others) - 4
-                tail = f" and {more} more" if more > 0 else ""
-                shares = (" + ".join(_num(s) for s in [*(s for _, s in shown), share]) if more <= 0 else
+                tail = " and more" if cut else f" and {more} more" if more > 0 else ""
+                shares = (f"{_num(share)} + {_num(total - share)} (the first {len(others)} others) + ..." if cut else
+                          " + ".join(_num(s) for s in [*(s for _, s in shown), share]) if more <= 0 else
                           f"{_num(share)} + {len(others)} x {_num(others[0][1])}" if len({s for _, s in others}) == 1
                           else f"{_num(share)} + {_num(total - share)} ({len(others)} others)")
                 places = ", ".join(_hosts.where(lc, o) for o, _ in shown) + tail
@@ -94,7 +122,7 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
                 yield RULE.diag(
                     _spot(lc),
                     f"{_gpu_name(g)} is shared with the {launches} at {places}: "
-                    f"`--gpu-memory-utilization` {shares} = {_num(total)} > 1",
+                    f"`--gpu-memory-utilization` {shares}{'' if cut else ' = ' + _num(total)} > 1",
                     help="lower `--gpu-memory-utilization` so the instances on one GPU add up to at most 1",
                 )
                 break
