@@ -505,3 +505,61 @@ def test_reserved_words_where_bash_accepts_them(tmp_path: Path) -> None:
         "[[ -n $x ]] && echo\nvllm serve m\n")
     p = vcfg("lint", "--format", "concise", "ok.sh", cwd=tmp_path)
     assert p.returncode == 0 and "VC000" not in p.out, p.out
+
+
+# ------------------------------------------------------------------ reads beyond the project
+
+
+def test_a_config_outside_the_repository_is_not_followed(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "scripts").mkdir()
+    (tmp_path / "outside").mkdir()
+    os.mkfifo(tmp_path / "outside" / "fifo.yaml")  # followed, the read would block
+    (tmp_path / "outside" / "x.yaml").write_text("model: m\nmax_model_len: 4096\n")
+    (repo / "in.yaml").write_text("model: m\ntensor_parallel_sise: 2\n")
+    (repo / "scripts" / "s.sh").write_text(
+        "vllm serve --config ../../outside/x.yaml\nvllm serve --config ../in.yaml\n"
+        f"vllm serve --config {tmp_path}/outside/fifo.yaml\nvllm serve --config /etc/passwd.yaml\n")
+    p = vcfg("lint", "--format", "concise", "scripts/s.sh", cwd=repo, timeout=8)
+    assert p.returncode == 1, p.err
+    out = p.out
+    root = os.path.realpath(repo)
+    assert f"scripts/s.sh:1:21: VC004 [warning] config file '../../outside/x.yaml' is outside the repository ({root})" \
+        in out, out
+    assert "scripts/s.sh:3:21: VC004 [warning]" in out and "scripts/s.sh:4:21: VC004 [warning]" in out, out
+    assert "in.yaml:2:1: VC001" in out, out  # inside the repository: read
+
+
+# ------------------------------------------------------------------ positions and look-alikes
+
+
+def test_nbsp_glued_into_a_launch_says_the_ascii_it_stands_for(tmp_path: Path) -> None:
+    (tmp_path / "a.sh").write_text("vllm serve\u00a0meta-llama/Llama-3.1-8B --port 8000\n")
+    (tmp_path / "b.sh").write_text("vllm serve m\u00a0--port 8000\n")
+    p = vcfg("lint", "--format", "concise", "a.sh", "b.sh", cwd=tmp_path)
+    assert "a.sh:1:6: VC013 [error] unknown subcommand `serve\u00a0meta-llama/Llama-3.1-8B` (it holds a no-break " \
+        "space (U+00A0) where ` ` is meant: `serve meta-llama/Llama-3.1-8B`)" in p.out, p.out
+    assert "b.sh:1:21: VC001 [error] unrecognized argument '8000'; the model word before it is one word (it holds " \
+        "a no-break space (U+00A0) where ` ` is meant: `m --port`)" in p.out, p.out
+
+
+def test_cr_only_line_endings(tmp_path: Path) -> None:
+    (tmp_path / "cr.sh").write_bytes(b"#!/bin/bash\rvllm serve m --tensor-parallel-sise 2\r")
+    (tmp_path / "pod.yaml").write_bytes(
+        b"apiVersion: v1\rkind: Pod\rspec:\r  containers:\r  - name: v\r    image: vllm/vllm-openai:v0.10.2\r"
+        b"    args: [\"m\", \"--tensor-parallel-sise\", \"2\"]\r")
+    p = vcfg("lint", "--format", "concise", "cr.sh", "pod.yaml", cwd=tmp_path)
+    # bash reads the CR-only script as one comment line: said, at the first CR
+    assert "cr.sh:1:12: VC000 [error] carriage returns end these lines (old Mac line endings), but not for bash" \
+        in p.out, p.out
+    # YAML ends lines at a CR, and so do editors: the finding is on line 7
+    assert "pod.yaml:7:18: VC001" in p.out, p.out
+    p = vcfg("lint", "pod.yaml", cwd=tmp_path)
+    assert '7 |     args: ["m", "--tensor-parallel-sise", "2"]' in p.out, p.out
+
+
+def test_form_feed_does_not_end_the_line_shown(tmp_path: Path) -> None:
+    (tmp_path / "ff.sh").write_bytes(b"# page\x0cbreak\nvllm serve m \x0c --tensor-parallel-sise 2\n")
+    p = vcfg("lint", "ff.sh", cwd=tmp_path)
+    assert "--> ff.sh:2:16" in p.out and "2 | vllm serve m" in p.out, p.out

@@ -17,6 +17,7 @@ from vcfg.launch.read import choose, read_plan
 from vcfg.launch.readers import ReadContext
 from vcfg.lint.engine import lint_paths
 from vcfg.render import concise, full, github, json_, sarif
+from vcfg.span import LINE_BREAK, split_lines
 
 N = int(os.environ.get("VCFG_FUZZ_EXAMPLES", "40"))
 SETTINGS = settings(max_examples=N, deadline=None,
@@ -107,8 +108,10 @@ def test_positions_land_on_the_offending_text(tmp_path_factory, lines, ending, s
     hits = [x for x in result.diagnostics if x.code == "VC001"]
     assert hits, result.diagnostics
     s = hits[0].span
-    # lines are counted at "\n" (bash's own line ending), columns in characters
-    rows = text.split("\n")
-    assert s.line == len(lines) + 1, (s, text)
+    # lines end at \n, \r\n and a lone \r (as editors and the LSP count them; not at a
+    # form feed), columns count characters
+    rows = split_lines(text)
+    head_breaks = len(LINE_BREAK.findall(text[: text.index("vllm serve")]))
+    assert s.line == head_breaks + 1, (s, text)
     row = rows[s.line - 1]
     assert row[s.col - 1:s.end_col - 1] == "--tensor-parallel-sise", (s, row)

@@ -61,3 +61,25 @@ def read_regular(path: str, limit: int = MAX_BYTES) -> bytes:
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def project_root(folder: str) -> str:
+    """The folder a file in ``folder`` may reach others in: the nearest folder at or
+    above it holding ``.git``; with none, the current folder when ``folder`` is inside
+    it, else ``folder`` itself (docs/file-policy.md)."""
+    d = here = os.path.realpath(folder)
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    cwd = os.path.realpath(os.getcwd())
+    return cwd if inside(here, cwd) else here
+
+
+def inside(path: str, root: str) -> bool:
+    """Whether the real ``path`` is ``root`` or under it."""
+    full = os.path.realpath(path)
+    return full == root or full.startswith(root.rstrip(os.sep) + os.sep)

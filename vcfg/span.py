@@ -9,15 +9,33 @@ carries the span of what it points at, its ``file`` the path as the user gave it
 reading lines, a place inside a line's text) has no byte offsets: ``start`` and
 ``end`` are -1 (`at`).
 
+Lines end at ``\n``, ``\r\n`` or a lone ``\r``, as editors, the language server
+protocol and YAML count them (`LINE_BREAK`, `split_lines`); a form feed, a vertical
+tab or U+2028 does not end a line (Python's ``str.splitlines`` would split there, and
+show a finding's excerpt from the wrong line).
+
 An immutable named tuple (``vcfg.records.tuple_record``): the shell reader builds
 thousands, and a tuple is the cheapest Python object to make.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vcfg.records import tuple_record
+
+#: what ends a line, for spans and for the lines shown with a finding
+LINE_BREAK = re.compile("\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines without their endings, split where `LINE_BREAK` matches (a
+    final line break ends the last line, as ``str.splitlines`` has it)."""
+    lines = LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 @tuple_record

@@ -21,6 +21,7 @@ immutable named tuple (``vcfg.records.tuple_record``), cheap to import and to bu
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any, Optional, Sequence
 
 from vcfg.records import tuple_record
@@ -31,8 +32,11 @@ from vcfg.span import Span, join_spans  # the launch readers import them from he
 _new = tuple.__new__
 
 
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
 class LineIndex:
-    """Turns byte offsets of one file into `Span`s.
+    """Turns byte offsets of one file into `Span`s (lines end as `vcfg.span.LINE_BREAK` says).
 
     Columns are counted in characters.  The text is decoded with
     ``surrogateescape`` so that an invalid byte is one column and positions stay
@@ -45,11 +49,14 @@ class LineIndex:
         self.data = data
         self.file = file
         starts = [0]
-        find = data.find
-        i = find(b"\n")
-        while i >= 0:
-            starts.append(i + 1)
-            i = find(b"\n", i + 1)
+        if b"\r" in data:  # a lone CR ends a line too (vcfg.span.LINE_BREAK)
+            starts.extend(m.end() for m in _LINE_BREAK_BYTES.finditer(data))
+        else:
+            find = data.find
+            i = find(b"\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find(b"\n", i + 1)
         self._starts = starts
         self._nlines = len(starts)
         self._ascii: dict[int, bool] = {}

@@ -110,8 +110,8 @@ MAX_CALLS = 8
 #: A launch whose words an ``if`` on an input changed is read once per path, for at
 #: most this many paths (more: its words are unknown).
 MAX_PATHS = 8
-#: Larger inputs are not parsed at all.
-MAX_BYTES = 64 * 1024 * 1024
+#: Larger inputs are not parsed at all: the one size cap of every reader (20 MiB)
+from vcfg.fileio import MAX_BYTES  # noqa: E402
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
@@ -1352,8 +1352,9 @@ class _Interp(Arith):
         if full is None or full in self.sourcing or len(self.sourcing) >= MAX_NESTED:
             return False
         try:
-            with open(full, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
+            from vcfg.fileio import read_regular
+
+            data = read_regular(full, MAX_BYTES)  # a regular file only: a FIFO would block
         except OSError:
             return False
         if len(data) > MAX_BYTES:
@@ -2841,7 +2842,7 @@ def parse_script(
     li = LineIndex(data, path)
     problems: list[ParseProblem] = []
     if len(data) > MAX_BYTES:
-        problems.append(ParseProblem("too-large", f"file larger than {MAX_BYTES} bytes is not read", li.span(0, 0)))
+        problems.append(ParseProblem("too-large", f"file larger than {MAX_BYTES >> 20} MiB is not read", li.span(0, 0)))
         return LaunchPlan(path, problems=tuple(problems))
     try:
         data.decode("utf-8")
@@ -2855,6 +2856,14 @@ def parse_script(
     if b"\x00" in data:
         k = data.index(b"\x00")
         problems.append(ParseProblem("encoding", "NUL byte: this looks like a binary file", li.span(k, k + 1)))
+    lone_cr = re.search(rb"\r(?!\n)", data) if b"\r" in data else None
+    if lone_cr is not None and data.count(b"\r") > data.count(b"\n") // 2:
+        # editors end a line there (and vcfg's positions follow them); bash does not
+        k = lone_cr.start()
+        problems.append(ParseProblem(
+            "crlf", "carriage returns end these lines (old Mac line endings), but not for bash: it reads "
+            "the text after each as part of the line before (after a `#`, as the rest of the comment)",
+            li.span(k, k + 1)))
     if data.startswith(b"\xef\xbb\xbf"):
         # bash reads the mark as part of the first command's name ("\ufeffvllm: command
         # not found"): said once, and the script read as if it were not there (the

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from vcfg.catalog.model import Catalog
 from vcfg.lint.config import LintConfig
 from vcfg.records import field, record
+from vcfg.span import split_lines
 
 if TYPE_CHECKING:  # keep the import graph of the lint path small
     from vcfg.catalog.knowledge import Knowledge
@@ -62,7 +63,7 @@ class FileContext:
     @cached_property
     def lines(self) -> list[str]:
         """The file's lines (rules look up the text under a span often)."""
-        return self.text.splitlines()
+        return split_lines(self.text)
 
     def bytes_of(self, path: str) -> bytes:
         """The bytes of this file (``path`` its own) or of a file a launch here reads."""
@@ -87,7 +88,7 @@ class FileContext:
             try:
                 from vcfg.fileio import MAX_BYTES, read_regular
 
-                cache[path] = read_regular(path)[:MAX_BYTES].decode("utf-8", "replace").splitlines()
+                cache[path] = split_lines(read_regular(path)[:MAX_BYTES].decode("utf-8", "replace"))
             except OSError:
                 cache[path] = []
         return cache[path]

@@ -11,6 +11,7 @@ import sys
 from vcfg.diagnostics import Diagnostic, Summary
 from vcfg.render.clean import clean
 from vcfg.render.concise import summary_line
+from vcfg.span import split_lines
 
 _COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2", "help": "32"}
 
@@ -38,7 +39,7 @@ def render(
         out.append(f"  --> {clean(s.file)}:{s.line}:{s.col}")
         text = sources.get(s.file)
         if text is not None:
-            lines = lines_cache.setdefault(s.file, text.splitlines())
+            lines = lines_cache.setdefault(s.file, split_lines(text))
             if 1 <= s.line <= len(lines):
                 src = clean(lines[s.line - 1].expandtabs(1))
                 if len(src) > 160:  # keep the caret in view on very long lines

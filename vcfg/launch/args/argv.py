@@ -237,6 +237,16 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         full = path if os.path.isabs(path) or p.base_dir is None else os.path.join(p.base_dir, path)
         from vcfg.launch.read import special_kind
 
+        if os.path.abspath(full) not in OVERLAY and p.base_dir is not None:
+            from vcfg.fileio import inside, project_root
+
+            root = project_root(p.base_dir)
+            if not inside(full, root):
+                # a script's --config is followed inside its repository only (file policy)
+                p.problem("config-file", f"config file {path!r} is outside the repository ({root}): vcfg does "
+                          "not read files there, so its options are not known", pt.span(), "--config",
+                          severity="warning")
+                return None
         kind = None if os.path.abspath(full) in OVERLAY else special_kind(full)
         if kind:  # opening a FIFO blocks until someone writes to it
             p.problem("config-file", f"config file {path!r} is {kind}, not a regular file; "

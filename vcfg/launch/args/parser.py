@@ -155,7 +155,10 @@ class Parser:
                 else:
                     extras.append(t.word if not t.start else t.word.slice(t.start, len(t.word.value)))
                     if t.text is not None:
-                        self.problem("extra-argument", f"unrecognized argument {t.text!r}" + lookalikes(t.text),
+                        glued = lookalikes(model.value) if model is not None and isinstance(model.value, str) else ""
+                        # `m<NBSP>--port 8000`: the model word swallowed the option, 8000 is left over
+                        self.problem("extra-argument", f"unrecognized argument {t.text!r}" + lookalikes(t.text)
+                                     + (f"; the model word before it is one word{glued}" if glued else ""),
                                      t.span())
                 i += 1
                 continue

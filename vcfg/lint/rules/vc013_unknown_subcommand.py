@@ -32,6 +32,12 @@ def _verdict(word: str, known: list[str]) -> Optional[tuple[str, str]]:
     """(message, help) for a word that is not one of ``known``, or None."""
     if word in known or word.startswith("-"):
         return None
+    from vcfg.launch.args.lookalike import lookalikes
+
+    glued = lookalikes(word)
+    if glued and glued.rsplit("`", 2)[-2].split(" ")[0] in known:
+        # `vllm serve<NBSP>MODEL`: one word to bash, pasted from a page
+        return (f"unknown subcommand `{word}`{glued}", "retype the space (or dash) as plain ASCII")
     for k in sorted(known, key=len, reverse=True):
         if word.startswith(k + "-") and word[len(k) :].startswith("--"):
             rest = word[len(k) :]
