@@ -364,3 +364,56 @@ def test_a_launch_that_names_no_plugin_reads_no_overlay(tmp_path):
         proc = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True, cwd=tmp_path)
         assert proc.stderr.strip().splitlines()[-1] == want, proc.stderr
         assert ("VC102" in proc.stdout) == (want != "[]")
+
+
+def _run_envs_module(text, env):
+    """The plugin's own envs.py run with ``env`` as the whole environment: {name: value
+    or the exception type it raises}.  Test-only: vcfg never runs a plugin's code."""
+    import os
+    from unittest import mock
+
+    ns: dict = {}
+    with mock.patch.dict(os.environ, env, clear=True):
+        exec(compile(text, "envs.py", "exec"), ns)  # noqa: S102 - the oracle, in a test
+        out = {}
+        for name, fn in ns["env_variables"].items():
+            try:
+                out[name] = fn()
+            except Exception as e:  # noqa: BLE001
+                out[name] = type(e)
+    return out
+
+
+def test_overlay_agrees_with_running_the_test_plugins_envs(tmp_path):
+    pc = _build(_wheel(tmp_path))
+    _check_against_envs(pc, ENVS)
+
+
+def _check_against_envs(pc, text):
+    """Each variable's default is what the module gives with nothing set, and a value the
+    overlay says makes the plugin raise does raise (and one it accepts does not)."""
+    from vcfg.catalog.envparse import check_env_value
+
+    unset = _run_envs_module(text, {})
+    assert {e.name: e.default for e in pc.env_vars} == unset
+    for probe in ("true", "1", "0", "abc", "2.5", ""):
+        got = _run_envs_module(text, {e.name: probe for e in pc.env_vars})
+        for e in pc.env_vars:
+            raises = isinstance(got[e.name], type) and issubclass(got[e.name], Exception)
+            assert (check_env_value(e, probe) is not None) == raises, (e.name, probe, got[e.name])
+
+
+@pytest.mark.slow
+def test_bundled_overlay_agrees_with_running_vllm_ascends_envs():
+    """vllm-ascend's real envs.py (from its sdist) run with nothing set and with probe
+    values: the bundled overlay's defaults and raise/accept verdicts are what it does."""
+    import shutil
+
+    ps, tmp = open_plugin(pl.BUNDLED_PLUGINS[0])
+    try:
+        text = ps.files.read("vllm_ascend/envs.py")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    pc = pl.find(pl.BUNDLED_PLUGINS[0])
+    assert len(pc.env_vars) == 21
+    _check_against_envs(pc, text)
