@@ -417,3 +417,20 @@ def test_bundled_overlay_agrees_with_running_vllm_ascends_envs():
     pc = pl.find(pl.BUNDLED_PLUGINS[0])
     assert len(pc.env_vars) == 21
     _check_against_envs(pc, text)
+
+
+def test_hover_on_a_variable_of_a_configured_plugin():
+    """The language server's hover (vcfg/lsp/hover.py) answers from the project's
+    plugins, with the plugin's file:line; without them the name is not vLLM's."""
+    pytest.importorskip("lsprotocol")
+    from vcfg.lint.config import LintConfig
+    from vcfg.lint.engine import make_target
+    from vcfg.lsp import hover
+
+    line = ["export VLLM_ASCEND_ENABLE_NZ=2"]
+    named = make_target("0.23.0", LintConfig(plugins=["vllm-ascend"]))
+    md = hover.hover(line, 0, 10, "bash", named)[0]
+    assert "read by the vllm-ascend 0.23.0.post1 plugin" in md and "`vllm_ascend/envs.py:92`" in md
+    assert "`int = 1`" in md
+    got = hover.hover(line, 0, 10, "bash", make_target("0.23.0", LintConfig()))
+    assert got is None or "vllm_ascend/envs.py" not in got[0]

@@ -158,6 +158,12 @@ def env_md(target: Any, name: str) -> Optional[str]:
     v = cat.vllm_version
     e = cat.env(name)
     if e is None:
+        for pc in getattr(target, "plugins", ()):  # the project's plugins (vcfg/catalog/plugins.py)
+            pe = pc.env(name)
+            if pe is not None:
+                detail = pe.type + (f" = {_v(pe.default)}" if pe.default is not None else "")
+                return "\n\n".join([f"**{name}** `{detail}`: read by the {pc.label} plugin, not by vLLM",
+                                    f"defined at `{pe.loc}` ({pc.name})", _footer(name, v)])
         plugin = target.knowledge.plugin_of_env(name)
         if plugin is not None:
             pe = plugin.env_var(name)
