@@ -18,13 +18,11 @@ import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
-#: The releases extracted under the shared cache, all checked by the slow tests.
-RELEASES = [
-    "0.10.0", "0.10.2", "0.11.0", "0.11.2", "0.12.0", "0.13.0", "0.14.1", "0.15.1",
-    "0.16.0", "0.17.1", "0.18.1", "0.19.1", "0.20.0", "0.20.2", "0.21.0", "0.22.1",
-    "0.23.0", "0.24.0", "0.25.1", "0.26.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0",
-    "0.31.0", "0.32.0", "0.33.0",
-]  # fmt: skip
+from release_sample import release_params
+
+#: Every bundled release (tests/release_sample.py says which run: the sample, the cached
+#: ones, or all with VCFG_FIDELITY=all).
+RELEASES = release_params()
 
 FIXTURES = Path(__file__).parent / "fixtures" / "catalog-envs"
 #: A synthetic envs.py, one entry per idiom (made-up names, our own code).

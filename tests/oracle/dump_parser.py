@@ -204,6 +204,25 @@ def connector_names() -> list[str]:
 # --------------------------------------------------------------------------- main
 
 
+def tolerate_known_config_names() -> None:
+    """Let an older release register its own copy of a model config that the installed
+    transformers now ships (0.9.x registers ``aimv2`` in
+    vllm/transformers_utils/configs/ovis.py, which transformers 5.x already knows and
+    refuses: "'aimv2' is already used by a Transformers config").  Model configs have
+    nothing to do with the serve parser; the registration is made to pass, not to win.
+    """
+    try:
+        from transformers import AutoConfig
+    except ImportError:
+        return
+    register = AutoConfig.register
+
+    def lenient(model_type: str, config: Any, exist_ok: bool = False) -> None:
+        register(model_type, config, exist_ok=True)
+
+    AutoConfig.register = staticmethod(lenient)  # type: ignore[method-assign]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-o", "--output", help="write the JSON here (default: stdout)")
@@ -224,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     # vLLM's logger writes to stdout: keep stdout for the JSON only
     with contextlib.redirect_stdout(sys.stderr):
+        tolerate_known_config_names()
         import vllm
 
         forced = ensure_cpu_platform()

@@ -77,9 +77,10 @@ def newest_bundled() -> str:
 def resolve_version(version: str) -> tuple[str, Optional[Path], Optional[str]]:
     """Map a requested release to (catalog version, file, note).
 
-    Exact matches win (bundled, then the user's cache).  A patch release without a
-    catalog uses the bundled catalog of the same minor release, else the nearest
-    lower bundled release, with a note saying so.
+    Exact matches win (bundled, then the user's cache).  Every PyPI release from
+    0.8.0 is bundled; a release without a catalog (one newer than this vcfg, a local
+    build's number) uses the newest bundled catalog of the same minor release, else
+    the nearest lower bundled release, with a note naming it and what may differ.
     """
     key = version_key(version)
     bundled = _catalog_files(BUNDLED_DIR)
@@ -108,7 +109,11 @@ def resolve_version(version: str) -> tuple[str, Optional[Path], Optional[str]]:
             f"(build one with `vcfg catalog build --vllm-version {version}`)"
         )
     else:
-        note = f"no catalog for vllm {version}; using the catalog of {chosen}"
+        note = (
+            f"no catalog for vllm {version}; using the catalog of {chosen}: what {version} "
+            f"added, removed or changed since is not known (`vcfg catalog build --vllm-version "
+            f"{version}` builds its own)"
+        )
     return chosen, bundled[chosen], note
 
 

@@ -110,7 +110,7 @@ def write_catalogs(versions: list[str], check: bool = False) -> list[str]:
     )
     store._load_path.cache_clear()
     packed._table.cache_clear()
-    return stale
+    return stale if check else []
 
 
 def generate_plugin(spec: str):  # type: ignore[no-untyped-def]

@@ -1,5 +1,6 @@
 """The committed schemas: ``schemas/<release>/{serve,kv-transfer-config,env}.schema.json``
-for every bundled catalog, and ``schemas/catalog.json`` in SchemaStore's catalog
+for the newest patch of every bundled minor release (`newest_patches`; the schema of
+any bundled release comes from ``vcfg schema --vllm-version X``), and ``schemas/catalog.json`` in SchemaStore's catalog
 format.  Written by ``python -m vcfg.dev generate`` (which calls
 `write_schemas`), from the bundled catalogs and knowledge packs, without vLLM's
 prose.  Only the lenient draft-07 schemas are committed (about 6.5 MB for 24
@@ -15,6 +16,7 @@ from typing import Any, Optional
 
 from vcfg.catalog import store
 from vcfg.catalog.model import Catalog
+from vcfg.catalog.releases import newest_patches
 from vcfg.schema import common as c
 from vcfg.schema.build import SchemaOptions, build_schema
 from vcfg.schema.context import load_knowledge
@@ -53,12 +55,14 @@ def bundled_catalogs() -> dict[str, Catalog]:
 def schema_texts(catalogs: dict[str, Catalog], knowledge: Any = None) -> dict[str, str]:
     """Relative path -> JSON text of every committed file."""
     history = History.of(catalogs.values())
+    # every bundled release dates the keys; the newest patch of each minor is committed
+    written = [v for v in newest_patches(tuple(history.versions)) if v in catalogs]
     out: dict[str, str] = {}
-    for v in history.versions:
+    for v in written:
         for kind in c.KINDS:
             schema = build_schema(catalogs[v], kind, SchemaOptions(), history=history, knowledge=knowledge)
             out[f"{v}/{c.schema_file_name(kind)}"] = c.dumps(schema)
-    out[CATALOG_FILE] = json.dumps(schema_catalog(history.versions), indent=2, ensure_ascii=False) + "\n"
+    out[CATALOG_FILE] = json.dumps(schema_catalog(written), indent=2, ensure_ascii=False) + "\n"
     return out
 
 

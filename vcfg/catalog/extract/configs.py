@@ -172,7 +172,8 @@ class _Extractor:
         out = []
         for rel in files:
             text = self.src.read(rel)
-            if not text or "@config" not in text:  # parsed later only if a name needs it
+            legacy = rel == _LEGACY_MODULE
+            if not text or ("@config" not in text and not legacy):  # parsed later if a name needs it
                 continue
             mod = self.tree.module_of_file(rel, text)
             if mod is None:
@@ -181,6 +182,8 @@ class _Extractor:
                 if _decorators(cdef).is_config:
                     self.classes.want(mod, cdef)
                     out.append(cdef.name)
+                elif legacy and _is_legacy_config(cdef):
+                    self.classes.want(mod, cdef)
         for rel in self.src.py_files(_ENTRYPOINTS):
             text = self.src.read(rel)
             if not text or ("@config" not in text and _FRONTEND_SUFFIX not in text):
@@ -379,6 +382,22 @@ class _Extractor:
             extra_forbid=forbid,
             fields=fields,
         )
+
+
+#: before 0.9 every config class lived in this one module, most without ``@config``
+_LEGACY_MODULE = "vllm/config.py"
+
+
+def _is_legacy_config(cdef: ast.ClassDef) -> bool:
+    """A config class of the single-module era (0.8.x) that ``@config`` did not mark yet:
+    a ``@dataclass`` named ``*Config`` (``ParallelConfig``, ``SchedulerConfig``, ... in
+    0.8.0-0.8.4) or a pydantic model (``KVTransferConfig(BaseModel)`` and
+    ``CompilationConfig(BaseModel)``, config.py:3232 and :3334 @0.8.5), whose fields are
+    class annotations as a dataclass's are.  Classes built by a hand-written ``__init__``
+    (``ModelConfig``, ``CacheConfig`` before 0.8.5) have no fields to read."""
+    if not cdef.name.endswith("Config"):
+        return False
+    return _decorators(cdef).is_dataclass or any(last_name(b) == "BaseModel" for b in cdef.bases)
 
 
 def _top_classes(tree: ast.Module) -> Iterator[ast.ClassDef]:

@@ -49,6 +49,7 @@ class KwargsRules:
     literal_metavar_with_str: bool = True  # Literal | str -> metavar (>= 0.10.2)
     none_choice: Any = None  # appended to optional choices: None (>= 0.31) or "None"
     union_elements_to_str: bool = True  # list[int | str] -> str (>= 0.10.2)
+    bool_action: bool = True  # bool -> BooleanOptionalAction (>= 0.8.5; none in 0.8.4)
     #: field name -> the int parser used instead of ``int``
     int_types: tuple[tuple[str, str], ...] = (
         ("max_model_len", "human_readable_int_or_auto"),
@@ -123,7 +124,11 @@ def detect_rules(tree: Optional[ast.Module]) -> KwargsRules:
     """Read the rules of ``_compute_kwargs`` from a release's engine/arg_utils.py."""
     if tree is None:
         return KwargsRules(notes=("engine/arg_utils.py unreadable: 0.33 rules assumed",))
-    fn = _module_function(tree, "_compute_kwargs")
+    # 0.9.2+: _compute_kwargs (get_kwargs caches it); 0.8.5-0.9.1: a module-level
+    # get_kwargs; 0.8.4: get_kwargs nested in EngineArgs.add_cli_args
+    fn = _module_function(tree, "_compute_kwargs") or _module_function(tree, "get_kwargs")
+    if fn is None:
+        fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "get_kwargs"), None)
     if fn is None:
         return KwargsRules(notes=("no _compute_kwargs: 0.33 rules assumed",))
     src = ast.unparse(fn)
@@ -149,6 +154,9 @@ def detect_rules(tree: Optional[ast.Module]) -> KwargsRules:
         none_choice=none_choice,
         union_elements_to_str="Union" in coll_src and "str in get_args" in coll_src,
         int_types=_int_types(fn),
+        # 0.8.4 gave a bool field no action (its add_argument call says store_true,
+        # engine/arg_utils.py:258 @0.8.4)
+        bool_action="BooleanOptionalAction" in src,
     )
 
 
@@ -264,7 +272,8 @@ def field_kwargs(
     elif rules.bool_str_none and hs == {"bool", "str", "None"}:
         kw.update(type=BuiltinType("str"), nargs="?", const=True)
     elif "bool" in hs:
-        kw["action"] = ActionRef("BooleanOptionalAction")
+        if rules.bool_action:
+            kw["action"] = ActionRef("BooleanOptionalAction")
     elif "Literal" in hs:
         kw.update(_literal_kwargs(list(f.choices or []), "str" in hs, rules, f.name, notes))
     elif _first(hints, "tuple["):
