@@ -13,7 +13,9 @@ def test_list():
     r = run("catalog", "list", "--format", "json")
     assert r.exit_code == 0
     versions = json.loads(r.output)
-    assert versions[0] == "0.10.2" and versions[-1] == "0.33.0" and len(versions) == 24
+    # every PyPI release from 0.8.0, patches and .postN included (issue #21)
+    assert versions[0] == "0.8.0" and versions[-1] == "0.33.0" and len(versions) == 50
+    assert {"0.8.5.post1", "0.9.0.1", "0.10.0", "0.10.1.1"} <= set(versions)
 
 
 def test_show_json_contract():
@@ -47,8 +49,8 @@ def test_diff_says_what_was_removed_and_when():
 
 
 def test_unknown_version_exit_2():
-    r = run("catalog", "show", "--vllm-version", "0.9.0")
-    assert r.exit_code == 2 and "oldest bundled release is 0.10.2" in r.output
+    r = run("catalog", "show", "--vllm-version", "0.7.3")
+    assert r.exit_code == 2 and "oldest bundled release is 0.8.0" in r.output
     r = run("catalog", "show", "--vllm-version", "latest")
     assert r.exit_code == 2 and "not a vLLM release number" in r.output
 

@@ -156,7 +156,7 @@ def detect_rules(tree: Optional[ast.Module]) -> KwargsRules:
         int_types=_int_types(fn),
         # 0.8.4 gave a bool field no action (its add_argument call says store_true,
         # engine/arg_utils.py:258 @0.8.4)
-        bool_action="BooleanOptionalAction" in src,
+        bool_action=re.search(r"\bis bool:\s+continue\b", src) is None,
     )
 
 
