@@ -66,10 +66,10 @@ def test_round_trip_migrates_what_the_packs_know_and_names_the_rest() -> None:
         ("VC023", "`kv_buffer_size` was removed from KVTransferConfig in vllm 0.32.0")] * 2
     assert [(i.code, i.line) for i in u.not_migrated] == [("VC027", 22), ("VC027", 37)]
     u = upgrade([str(CORPUS / "clean" / "nixl-1p1d-0.10.2.sh")], "0.10.2", "0.13.0")
-    assert [i.message for i in u.migrated] == ["`VLLM_USE_V1` was removed in vllm 0.11.2"]
+    assert [i.message for i in u.migrated] == ["`VLLM_USE_V1` was removed in vllm 0.11.1"]
     assert b"VLLM_USE_V1" not in u.run.files[0].after
     u = upgrade([str(CORPUS / "clean" / "api-server-0.10.2.sh")], "0.10.2", "0.33.0")
-    assert [(i.code, i.message) for i in u.not_migrated] == [("VC002", "`--swap-space` was removed in vllm 0.18.1")]
+    assert [(i.code, i.message) for i in u.not_migrated] == [("VC002", "`--swap-space` was removed in vllm 0.18.0")]
     assert u.not_migrated[0].sources == ["vllm@0.17.1:vllm/engine/arg_utils.py:951"]  # from the catalogs
 
 
@@ -287,7 +287,7 @@ def test_kubernetes_env_entries_of_removed_variables_go_whole(tmp_path: Path) ->
         "            - name: HF_HOME\n"
         "              value: /data\n")
     assert sorted(i.message for i in u.migrated) == [
-        "`VLLM_RPC_TIMEOUT` was removed in vllm 0.23.0", "`VLLM_USE_V1` was removed in vllm 0.11.2"]
+        "`VLLM_RPC_TIMEOUT` was removed in vllm 0.23.0", "`VLLM_USE_V1` was removed in vllm 0.11.1"]
 
 
 def test_a_variable_is_not_moved_into_a_launch_that_sets_the_option_itself(tmp_path: Path) -> None:
