@@ -12,6 +12,14 @@ import sys
 
 
 def main() -> None:
+    import gc
+
+    # A lint makes millions of short-lived objects and keeps few cycles, while the
+    # catalogs, rules and plans it holds make the heap large: at the default
+    # thresholds (700, 10, 10) the collector walks that heap again and again (31
+    # collections in a one-script lint, a fifth of the CPU of a 1,000-file batch)
+    # and finds almost nothing. Collected 70x less often, cycles are still freed.
+    gc.set_threshold(50_000, 20, 100)
     argv = sys.argv[1:]
     if argv[:1] == ["lint"]:
         from vcfg.cli.lint import run
