@@ -70,6 +70,34 @@ def test_lint_text_reads_the_buffer_not_the_file(tmp_path, t33):
     assert [(d.code, d.span.line, d.span.col) for d in r.diagnostics] == [("VC001", 1, 14)]
 
 
+def test_lint_text_reads_the_other_deployment_files_from_their_buffers(tmp_path, t33):
+    """The scripts of a script's deployment are the editor's buffers, unsaved changes
+    included: here the starter on disk starts nothing, its buffer starts both roles."""
+    nixl = "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'"
+    run = "bash prefill.sh &\n./decode.sh &\npython3 toy_proxy_server.py --port 8000 --prefiller-ports 8100 --decoder-ports 8200\n"
+    prefill = f"CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 --kv-transfer-config {nixl}\n"
+    decode = f"CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve m --port 8200 --kv-transfer-config {nixl}\n"
+    (tmp_path / "run.sh").write_text("echo starting nothing yet\n")
+    (tmp_path / "prefill.sh").write_text(prefill)
+    path = str(tmp_path / "decode.sh")
+    (tmp_path / "decode.sh").write_text(decode)
+
+    def found(others):  # type: ignore[no-untyped-def]
+        r = lint_text(path, decode.encode(), t33, others)
+        return [(d.code, d.span.line, d.span.col) for d in r.diagnostics if d.severity != "info"]
+
+    assert found(None) == []  # on disk, nothing starts decode.sh: no proxy sends it decodes
+    wrong = [("VC301", 1, decode.index('"kv_producer"') + 1)]
+    assert found({str(tmp_path / "run.sh"): run.encode()}) == wrong
+    # the prefill's buffer, not the disk, is read too: moved to decode's port, the
+    # proxy's decoder upstream is two servers and no role is judged, as when saved
+    moved = prefill.replace("--port 8100", "--port 8200")
+    assert found({str(tmp_path / "run.sh"): run.encode(), str(tmp_path / "prefill.sh"): moved.encode()}) == []
+    (tmp_path / "run.sh").write_text(run)
+    (tmp_path / "prefill.sh").write_text(moved)
+    assert found(None) == []
+
+
 # --------------------------------------------------------------------------- cursor and completion
 
 

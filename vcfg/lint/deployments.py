@@ -199,8 +199,11 @@ class _Folders:
                 if not e.is_file() or e.stat().st_size > _SCAN_BYTES:
                     continue
                 from vcfg.fileio import read_regular
+                from vcfg.launch.args.argv import OVERLAY
 
-                data = read_regular(e.path, _SCAN_BYTES)
+                # an editor's open buffer (the language server) before the disk
+                hit = OVERLAY.get(os.path.abspath(e.path)) if OVERLAY else None
+                data = hit[:_SCAN_BYTES] if hit is not None else read_regular(e.path, _SCAN_BYTES)
             except OSError:
                 continue
             names = {(m.group(1) or m.group(2)).rsplit(b"/", 1)[-1] for m in _NAMED.finditer(data)}

@@ -274,13 +274,17 @@ def _member_loader(target: Target):  # type: ignore[no-untyped-def]
     """Reads a deployment member the user did not give (None when it cannot be read)."""
 
     def load(path: str) -> Optional[FileContext]:
+        from vcfg.launch.args import OVERLAY
         from vcfg.launch.read import read_bytes, read_plan
         from vcfg.launch.readers import ReadContext
 
-        try:
-            data = read_bytes(path)
-        except VcfgError:
-            return None
+        # an editor's open buffer (the language server) before the disk
+        data = OVERLAY.get(os.path.abspath(path)) if OVERLAY else None
+        if data is None:
+            try:
+                data = read_bytes(path)
+            except VcfgError:
+                return None
         data = data[:MAX_BYTES]
         text = data.decode("utf-8", "replace")
         plan = read_plan(path, data, ReadContext(catalog=target.catalog))

@@ -105,13 +105,13 @@ class VcfgServer(LanguageServer):
             doc.lines = (h, documents.LineMap(text, self.encoding))
         return doc.lines[1]
 
-    def yaml_buffers(self, doc: documents.Document) -> Optional[dict[str, str]]:
-        """The other open YAML files (a launch's ``--config`` is read from its buffer),
-        for a script that names a ``--config`` at all."""
-        if doc.yaml or "--config" not in self.text_of(doc.uri):
-            return None
+    def other_buffers(self, doc: documents.Document) -> Optional[dict[str, str]]:
+        """The other open documents on disk paths (absolute path -> text): a launch's
+        ``--config`` YAML, and the scripts of its deployment (a proxy, the starter
+        that runs it, a sibling launch), are read from the editor's buffer, unsaved
+        changes included, before the disk."""
         out = {d.path: self.text_of(u) for u, d in self.docs.items()
-               if u != doc.uri and d.yaml and d.path.startswith("/")}
+               if u != doc.uri and d.path.startswith("/")}
         return out or None
 
     def style_of(self, doc: documents.Document, lines: Sequence[str]) -> str:
@@ -130,7 +130,7 @@ class VcfgServer(LanguageServer):
     def lint(self, doc: documents.Document) -> tuple[list[t.Diagnostic], Any]:
         text = self.text_of(doc.uri)
         target, problems = self.target_of(doc)
-        outcome = documents.lint(doc, text, target, id(target), self.yaml_buffers(doc))
+        outcome = documents.lint(doc, text, target, id(target), self.other_buffers(doc))
         lm = self.line_map(doc, text)
         out = to_lsp(lm, outcome.result.diagnostics, doc.path, self.settings.client.rules_url)
         out.extend(problem_diagnostic(p) for p in problems)
