@@ -118,14 +118,14 @@ def resolve_version(version: str) -> tuple[str, Optional[Path], Optional[str]]:
 
 
 def read_text(path: Path) -> str:
-    import gzip
-
     try:
         data = path.read_bytes()
-        if path.suffix == ".gz":
+        if path.suffix == ".gz":  # gzip (and zlib, struct) only for a compressed catalog
+            import gzip
+
             data = gzip.decompress(data)
         return data.decode("utf-8")
-    except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError) as e:
+    except (OSError, EOFError, UnicodeDecodeError) as e:  # gzip.BadGzipFile is an OSError
         raise VcfgError(f"cannot read catalog {path}: {e}") from e
 
 

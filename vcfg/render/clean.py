@@ -21,14 +21,16 @@ _TABLE.update({c: "\ufffd" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x20
 _NEWLINES = dict(_TABLE)
 del _NEWLINES[10], _NEWLINES[13]
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 
 
 def clean(text: str, keep_newlines: bool = False) -> str:
     """``text`` with no control character, bidi control or lone surrogate
     (``keep_newlines``: but CR and LF, for a format that escapes them itself)."""
-    if not _UNSAFE.search(text):
+    if text.isascii() and text.isprintable():  # almost every text: no pattern needed
+        return text
+    if not re.search(_UNSAFE, text):
         return text
     text = text.translate(_NEWLINES if keep_newlines else _TABLE)
-    return _SURROGATE.sub("\ufffd", text)
+    return re.sub(_SURROGATE, "\ufffd", text)
