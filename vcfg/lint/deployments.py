@@ -29,6 +29,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -196,23 +197,58 @@ class _Folders:
             if not e.name.endswith(SCRIPT_SUFFIXES):
                 continue
             try:
-                if not e.is_file() or e.stat().st_size > _SCAN_BYTES:
+                if not e.is_file():
                     continue
-                from vcfg.fileio import read_regular
+                st = e.stat()
+                if st.st_size > _SCAN_BYTES:
+                    continue
                 from vcfg.launch.args.argv import OVERLAY
 
                 # an editor's open buffer (the language server) before the disk
                 hit = OVERLAY.get(os.path.abspath(e.path)) if OVERLAY else None
-                data = hit[:_SCAN_BYTES] if hit is not None else read_regular(e.path, _SCAN_BYTES)
+                names = _names_in(e.path, st, hit)
             except OSError:
                 continue
-            names = {(m.group(1) or m.group(2)).rsplit(b"/", 1)[-1] for m in _NAMED.finditer(data)}
             # a plain file's real path is its real folder's plus its name (no lstat of
             # every component again); a symbolic link is resolved
             real = _key(e.path) if e.is_symlink() else os.path.join(real_folder, e.name)
             for n in names:
                 out.setdefault(n, []).append(real)
         return out
+
+
+#: the names each script names, kept for the process (the language server lints the
+#: same folder on every change): (path, mtime, size) -> names for a file on disk,
+#: path -> (its text, names) for an editor's buffer (the latest text only)
+_ON_DISK: dict[tuple[str, int, int], frozenset[bytes]] = {}
+_IN_BUFFER: dict[str, tuple[bytes, frozenset[bytes]]] = {}
+
+
+def _names_in(path: str, st: "os.stat_result", buffer: Optional[bytes]) -> frozenset[bytes]:
+    if buffer is not None:
+        data = buffer[:_SCAN_BYTES]
+        last = _IN_BUFFER.get(path)
+        if last is not None and last[0] == data:
+            return last[1]
+    else:
+        key = (path, st.st_mtime_ns, st.st_size)
+        hit = _ON_DISK.get(key)
+        if hit is not None:
+            return hit
+        from vcfg.fileio import read_regular
+
+        data = read_regular(path, _SCAN_BYTES)
+    names = frozenset((m.group(1) or m.group(2)).rsplit(b"/", 1)[-1] for m in _NAMED.finditer(data))
+    cache: Any = _IN_BUFFER if buffer is not None else _ON_DISK
+    if len(cache) > 4096:
+        cache.clear()
+    if buffer is not None:
+        _IN_BUFFER[path] = (data, names)
+    elif time.time_ns() - st.st_mtime_ns > 2_000_000_000:
+        # a file changed in the last two seconds may change again within the same
+        # timestamp tick, its size the same: not kept (git's "racy" rule)
+        _ON_DISK[key] = names
+    return names
 
 
 def _mentions(real: str, folders: _Folders) -> list[str]:

@@ -85,6 +85,9 @@ class VcfgServer(LanguageServer):
         self.encoding = "utf-16"
         #: (lint ms, lint to published ms, lint CPU ms) of the recent pushes (vcfg.stats)
         self.timings: collections.deque[tuple[float, float, float]] = collections.deque(maxlen=2000)
+        #: the targets (catalog + knowledge) linted with so far: after each new one the
+        #: heap is frozen (`gc.freeze`), so the collector never walks those catalogs again
+        self.frozen: set[int] = set()
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would show the error text in a message box; log it instead
@@ -131,6 +134,11 @@ class VcfgServer(LanguageServer):
         text = self.text_of(doc.uri)
         target, problems = self.target_of(doc)
         outcome = documents.lint(doc, text, target, id(target), self.other_buffers(doc))
+        if id(target) not in self.frozen:  # its catalog, its indexes and the rules now loaded
+            import gc
+
+            self.frozen.add(id(target))
+            gc.freeze()
         lm = self.line_map(doc, text)
         out = to_lsp(lm, outcome.result.diagnostics, doc.path, self.settings.client.rules_url)
         out.extend(problem_diagnostic(p) for p in problems)
