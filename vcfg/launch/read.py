@@ -101,7 +101,17 @@ def all_readers() -> list[Any]:
 
 def _fits(name: str, patterns: Sequence[str]) -> bool:
     low = name.lower()
-    return any(fnmatchcase(low, p) for p in patterns)
+    return any(_fit(low, p) for p in patterns)
+
+
+def _fit(low: str, pattern: str) -> bool:
+    # "*.sh" and "dockerfile" (most patterns) without fnmatch's regular expressions:
+    # it compiles one per pattern, 10 of them at every start
+    if not any(c in pattern for c in "*?[]"):
+        return low == pattern
+    if pattern[0] == "*" and not any(c in pattern[1:] for c in "*?[]"):
+        return low.endswith(pattern[1:])
+    return fnmatchcase(low, pattern)
 
 
 def candidates(path: str, head: bytes = b"") -> list[str]:
