@@ -46,6 +46,14 @@ class Version:
 
     @property
     def _key(self) -> tuple:  # type: ignore[type-arg]
+        # computed once: versions are compared in every rule's range check and every
+        # walk over the release history
+        key = self.__dict__.get("_sort_key")
+        if key is None:
+            key = self.__dict__["_sort_key"] = self._compute_key()
+        return key
+
+    def _compute_key(self) -> tuple:  # type: ignore[type-arg]
         release = self.release
         while len(release) > 1 and release[-1] == 0:
             release = release[:-1]  # 0.10 == 0.10.0
