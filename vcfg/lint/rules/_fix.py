@@ -74,12 +74,19 @@ def edit_at(fc: FileContext, line: int, column: int, length: int, content: str) 
     return Edit(fc.path, a, b, content, original, line, column, line, column + length)
 
 
+#: the line index of the last file an edit was made in (data, path, index): a file
+#: with many findings that carry fixes is indexed once, not once per fix
+_LAST_INDEX: list[Any] = [None, None, None]
+
+
 def _edit_bytes(ctx: Any, path: str, a: int, b: int, content: str) -> Edit:
     fc = _file(ctx)
     data = fc.bytes_of(path)
-    from vcfg.launch.model import LineIndex
+    if _LAST_INDEX[0] is not data or _LAST_INDEX[1] != path:
+        from vcfg.launch.model import LineIndex
 
-    s = LineIndex(data, path).span(a, b)
+        _LAST_INDEX[:] = [data, path, LineIndex(data, path)]
+    s = _LAST_INDEX[2].span(a, b)
     original = data[a:b].decode("utf-8", "surrogateescape")
     return Edit(path, a, b, content, original, s.line, s.col, s.end_line, s.end_col)
 
