@@ -104,14 +104,28 @@ def _fits(name: str, patterns: Sequence[str]) -> bool:
     return any(_fit(low, p) for p in patterns)
 
 
+#: pattern -> ("=", name) | ("end", suffix) | ("glob", pattern)
+_PATTERN_KIND: dict[str, tuple[str, str]] = {}
+
+
 def _fit(low: str, pattern: str) -> bool:
     # "*.sh" and "dockerfile" (most patterns) without fnmatch's regular expressions:
     # it compiles one per pattern, 10 of them at every start
-    if not any(c in pattern for c in "*?[]"):
-        return low == pattern
-    if pattern[0] == "*" and not any(c in pattern[1:] for c in "*?[]"):
-        return low.endswith(pattern[1:])
-    return fnmatchcase(low, pattern)
+    kind = _PATTERN_KIND.get(pattern)
+    if kind is None:
+        if not any(c in pattern for c in "*?[]"):
+            kind = ("=", pattern)
+        elif pattern[0] == "*" and not any(c in pattern[1:] for c in "*?[]"):
+            kind = ("end", pattern[1:])
+        else:
+            kind = ("glob", pattern)
+        _PATTERN_KIND[pattern] = kind
+    how, arg = kind
+    if how == "=":
+        return low == arg
+    if how == "end":
+        return low.endswith(arg)
+    return fnmatchcase(low, arg)
 
 
 def candidates(path: str, head: bytes = b"") -> list[str]:
