@@ -330,6 +330,7 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
             internal.append(f"rule {mod.RULE.code} failed: {type(e).__name__}: {e}")
             return []
 
+    on_paths = any(lc.inv.path for lc in launches)
     for mod in modules:
         rule = mod.RULE
         if rule.scope == "file":
@@ -337,8 +338,12 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
                 if applies(rule, fc.target.version):
                     found.extend(guarded(mod, fc))
         elif rule.scope == "launch":
-            found.extend(reconcile_paths([(lc, guarded(mod, lc)) for lc in launches
-                                          if applies(rule, lc.target.version)]))
+            per_launch = [(lc, guarded(mod, lc)) for lc in launches if applies(rule, lc.target.version)]
+            if on_paths:
+                found.extend(reconcile_paths(per_launch))
+            else:  # no launch runs on some paths only: nothing to reconcile
+                for _, diags in per_launch:
+                    found.extend(diags)
         elif rule.scope == "run":
             for run in runs:
                 if run.target is None or applies(rule, run.target.version):
