@@ -126,10 +126,14 @@ _REMOTE = ("ssh", "srun", "kubectl")
 def host_of(lc: LaunchContext, run: RunContext) -> Optional[str]:
     """The host ``lc`` runs on: ``own:...`` (its container), ``host:NAME`` (named in the
     project config), ``file:PATH`` (the machine running that file); None unknown."""
-    memo = lc.memo.setdefault("host_of", {})
-    if id(run) not in memo:
-        memo[id(run)] = _host_of(lc, run)
-    return memo[id(run)]
+    memo = lc.memo.get("host_of")
+    if memo is None:
+        memo = lc.memo["host_of"] = {}
+    key = id(run)
+    if key in memo:
+        return memo[key]  # type: ignore[no-any-return]
+    h = memo[key] = _host_of(lc, run)
+    return h
 
 
 def _host_of(lc: LaunchContext, run: RunContext) -> Optional[str]:
@@ -234,7 +238,9 @@ def overlap(a: LaunchContext, b: LaunchContext, run: RunContext) -> bool:
         return False
     if a.file is not b.file:
         return True
-    order = cached(run, "order", lambda: {id(x): i for i, x in enumerate(run.launches)})
+    order = run.memo.get("order")
+    if order is None:
+        order = run.memo["order"] = {id(x): i for i, x in enumerate(run.launches)}
     first, second = (a, b) if order.get(id(a), 0) <= order.get(id(b), 0) else (b, a)
     if not first.inv.background:
         return False
