@@ -264,6 +264,30 @@ def test_a_config_file_open_in_the_editor_is_read_from_its_buffer(client, tmp_pa
     assert "VC004" not in seen[run.as_uri()]
 
 
+def test_a_starter_changed_in_the_editor_relints_the_scripts_it_starts(client, tmp_path):
+    """The starter on disk starts nothing; typed into its buffer, it starts both roles,
+    and the decode script open beside it gets the finding its deployment gives it."""
+    nixl = "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'"
+    prefill = f"CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 --kv-transfer-config {nixl}\n"
+    decode = f"CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve m --port 8200 --kv-transfer-config {nixl}\n"
+    run = "bash prefill.sh &\n./decode.sh &\npython3 toy_proxy_server.py --port 8000 --prefiller-ports 8100 --decoder-ports 8200\n"
+    for name, text in (("run.sh", "echo starting nothing yet\n"), ("prefill.sh", prefill), ("decode.sh", decode)):
+        (tmp_path / name).write_text(text)
+    c = client(options={"vcfg": {"vllmVersion": "0.33.0", "debounceMs": 10}})
+    dec, starter = (tmp_path / "decode.sh").as_uri(), (tmp_path / "run.sh").as_uri()
+    c.open(dec, decode)
+    assert "VC301" not in {d["code"] for d in c.diagnostics(dec)}
+    c.open(starter, "echo starting nothing yet\n")
+    c.change(starter, run)
+    seen: set[str] = set()
+    while "VC301" not in seen:  # a publish for decode.sh after the starter's change
+        msg = c.notifications.get(timeout=30)
+        if msg["method"] == "textDocument/publishDiagnostics" and msg["params"]["uri"] == dec:
+            seen = {d["code"] for d in msg["params"]["diagnostics"]}
+    assert [d["range"]["start"] for d in msg["params"]["diagnostics"] if d["code"] == "VC301"] == [
+        {"line": 0, "character": decode.index('"kv_producer"')}]
+
+
 def test_project_config_is_read(client, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.vcfg]\nvllm-version = "0.33.0"\nignore = ["VC103"]\n'
                                              '[tool.vcfg.per-file-ignores]\n"legacy/*.sh" = ["VC027"]\n')

@@ -15,6 +15,7 @@ import asyncio
 import collections
 import functools
 import logging
+import os
 import sys
 import time
 from typing import Any, Callable, Optional, Sequence
@@ -297,10 +298,16 @@ def did_change(ls: VcfgServer, params: t.DidChangeTextDocumentParams) -> None:
     doc.version = params.text_document.version
     if len(ls.text_of(doc.uri)) <= documents.LIVE_LIMIT:
         ls.schedule(doc.uri)
-    if doc.yaml:  # a script may read it as its --config
-        for uri, other in ls.docs.items():
-            if uri != doc.uri and not other.yaml:
-                ls.schedule(uri)
+    here = os.path.dirname(doc.path)
+    for uri, other in ls.docs.items():
+        if uri == doc.uri or other.yaml:
+            continue
+        there = os.path.dirname(other.path)
+        # a script may read a YAML buffer as its --config; the scripts of a
+        # deployment (beside each other, or a starter in the parent folder) read
+        # each other's buffers
+        if doc.yaml or here == there or os.path.dirname(here) == there or os.path.dirname(there) == here:
+            ls.schedule(uri)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
