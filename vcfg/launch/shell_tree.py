@@ -272,7 +272,9 @@ def stray_keywords(root: Any, li: LineIndex, out: list[ParseProblem], limit: int
     have run.  Each candidate the text shows is checked in the tree: it must be the
     plain word naming a command, with no assignment or redirection before it."""
     found = 0
-    for m in _STRAY.finditer(li.data):
+    for n, m in enumerate(_STRAY.finditer(li.data)):
+        if n >= 5000:  # a real script has a few hundred such places; random bytes have many
+            return
         a, b = m.span(1)
         node = root.descendant_for_byte_range(a, b)
         if node is None or node.type != "word" or node.start_byte != a or node.end_byte != b:
