@@ -156,7 +156,7 @@ CASES: dict[str, Case] = {
     "--config naming a FIFO": (_all(_special, _w("s.sh", "vllm serve --config fifo.yaml\n")), LINT + ["s.sh"]),
     "bench analyze /dev/zero": (_special, ["bench", "analyze", "/dev/zero"]),
     "knowledge = [\"/\"]": (_all(_w(".vcfg.toml", 'knowledge = ["/"]\n'), _w("s.sh", "vllm serve m\n")), LINT + ["s.sh"]),
-    "--config outside the repository": (_outside, LINT + ["repo/s.sh"]),
+    "--config outside the repository": (_outside, LINT + ["s.sh"]),
     # clear findings and output
     "a BOM before the launch": (_w("b.sh", b"\xef\xbb\xbfvllm serve m --tensor-parallel-sise 2\n"), LINT + ["b.sh"]),
     "CR-only line endings": (_w("cr.sh", b"#!/bin/bash\rvllm serve m\r"), LINT + ["cr.sh"]),

@@ -324,8 +324,12 @@ def _timed_lint(tmp_path: Path, name: str, text: str, limit: float = 8.0) -> sub
 def test_nested_loops_are_not_unrolled_past_the_budget(tmp_path: Path) -> None:
     xs = " ".join(str(i) for i in range(64))
     p = _timed_lint(tmp_path, "loops.sh", f"for a in {xs}; do\n for b in {xs}; do\n  for c in {xs}; do\n"
-                    "   vllm serve m --port $((8000 + c))\n  done\n done\ndone\n")
+                    "   P=$((8000 + c))\n  done\n done\ndone\nvllm serve m --port $P\n")
     assert "VC000 [info] this loop is read once" in p.out, p.out[-2000:]
+    # a launch in the innermost body: reading stops at the 500th launch instead
+    p = _timed_lint(tmp_path, "loops2.sh", f"for a in {xs}; do\n for b in {xs}; do\n  for c in {xs}; do\n"
+                    "   vllm serve m --port $((8000 + c))\n  done\n done\ndone\n")
+    assert "loops2.sh:4:4: VC000 [info] more than 500 launches in this script" in p.out, p.out[-2000:]
 
 
 def test_ten_thousand_launches(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from fnmatch import fnmatchcase
 from types import ModuleType
 from typing import Any, Optional, Sequence
@@ -181,6 +182,9 @@ def read_plan(path: str, data: bytes, ctx: Optional[ReadContext] = None, choice:
     if choice.evidence is None or choice.reader is None:
         return LaunchPlan(path, source_kind="none")
     plan = capped(reader_module(choice.reader).read(path, data, choice.evidence, ctx))
+    yaml_docs = sys.modules.get("vcfg.launch.readers._yaml")
+    if yaml_docs is not None and path in yaml_docs.STOPPED and plan.source_kind != "bash":
+        plan = _stopped_note(plan, data, yaml_docs.STOPPED[path])
     if plan.invocations and b"==" in data:
         from vcfg.launch.release import file_pin
 
@@ -188,6 +192,17 @@ def read_plan(path: str, data: bytes, ctx: Optional[ReadContext] = None, choice:
         if pin is not None:
             plan = plan._replace(invocations=tuple(i._replace(pin=pin) for i in plan.invocations))
     return plan
+
+
+def _stopped_note(plan: LaunchPlan, data: bytes, at: int) -> LaunchPlan:
+    """The VC000 note of a YAML file whose documents stopped being read (`_yaml.MAX_CHARS`)."""
+    from vcfg.launch.model import LineIndex
+    from vcfg.launch.readers._yaml import MAX_CHARS
+
+    b = len(data.decode("utf-8", "surrogateescape")[:at].encode("utf-8", "surrogateescape"))
+    note = ParseProblem("limit", f"only the YAML documents in the first {MAX_CHARS >> 20} MiB of this file are "
+                        "read: the ones after this one are not checked", LineIndex(data, plan.path).span(b, b))
+    return plan._replace(problems=(*plan.problems, note))
 
 
 def capped(plan: LaunchPlan) -> LaunchPlan:

@@ -265,6 +265,12 @@ class _Interp(Arith):
     # ------------------------------------------------------------------ driver
     def run(self, root: Any) -> None:
         try:
+            self._run(root)
+        except _LaunchCap:
+            return  # MAX_LAUNCHES read: nothing else is
+
+    def _run(self, root: Any) -> None:
+        try:
             self.exec_seq(root.children, _Ctx())
         except _Jump:
             return  # `exit` (or `return` at the top level): nothing else runs
@@ -1914,7 +1920,8 @@ class _Interp(Arith):
         if len(self.invocations) >= MAX_LAUNCHES:
             self.limit_note("launches", f"more than {MAX_LAUNCHES:,} launches in this script: this one and "
                             "the ones after it are not checked", span)
-            return
+            # the rest of the script is not read: 20 MiB of launches ran every command (108 s)
+            raise _LaunchCap()
         if inherits and not ctx.container:
             env = dict(self.st.vars)
             env_unknowns = self.st.env_unknowns
@@ -2742,6 +2749,10 @@ def _known_basename(w: Word) -> Optional[str]:
     if cut < 0 or any(h.at > cut for h in w.holes):
         return None
     return w.value[cut + 1 :] or None
+
+
+class _LaunchCap(Exception):
+    """`MAX_LAUNCHES` launches read: the interpreter stops (caught in `_Interp.run`)."""
 
 
 def _repo_root(folder: str) -> str:

@@ -17,6 +17,15 @@ class Documents:
     nodes: tuple[Any, ...]
     #: (message, character index) when the text is not valid YAML
     error: Optional[tuple[str, int]] = None
+    #: the character index where reading stopped (`MAX_CHARS`), None: all read
+    stopped: Optional[int] = None
+
+
+#: documents are composed until this many characters are read: 500 launches (the
+#: cap per file) fit in far less, and 20 MiB of small documents took minutes
+MAX_CHARS = 2 * 1024 * 1024
+#: path -> where its documents stopped being read (for the note `vcfg.launch.read` adds)
+STOPPED: dict[str, int] = {}
 
 
 _CACHE: dict[tuple[str, str], Documents] = {}
@@ -27,6 +36,8 @@ def documents(path: str, text: str) -> Documents:
     hit = _CACHE.get(key)
     if hit is None:
         hit = _CACHE[key] = _compose(text)
+        if hit.stopped is not None:
+            STOPPED[path] = hit.stopped
         while len(_CACHE) > 8:
             del _CACHE[next(iter(_CACHE))]
     return hit
@@ -41,6 +52,9 @@ def _compose(text: str) -> Documents:
         try:
             while loader.check_node():
                 nodes.append(loader.get_node())
+                end = nodes[-1].end_mark.index if nodes[-1] is not None else 0
+                if end > MAX_CHARS and loader.check_node():
+                    return Documents(tuple(nodes), None, end)
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as e:
