@@ -24,7 +24,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from vcfg.catalog.local import cache_dir
 from vcfg.catalog.model import Catalog, Connector, EnvVar
@@ -54,9 +54,10 @@ class EntryPoint:
 class PluginCatalog:
     schema_version: int = SCHEMA_VERSION
     #: the distribution (``vllm-ascend``), its version and import package
-    name: str
-    version: str
-    package: str
+    # a record (unlike a dataclass) lets fields without a default follow one, as Catalog does
+    name: str  # type: ignore[misc]
+    version: str  # type: ignore[misc]
+    package: str  # type: ignore[misc]
     generated_by: str = ""
     source: str = field(default="", description="what it was built from (no local paths)")
     #: the plugin's own requirement on vLLM, as its metadata states it (None: none stated)
@@ -164,7 +165,7 @@ def find(spec: str, base: Optional[Path] = None) -> PluginCatalog:
         raise VcfgError(f"no overlay for plugin {name!r} (known: {known})",
                         hint=f"build one with `vcfg catalog build --plugin {name}==VERSION`")
 
-    def key(item: tuple[str, Path]) -> object:
+    def key(item: tuple[str, Path]) -> Any:
         try:
             return parse_version(item[0])
         except VcfgError:

@@ -114,10 +114,10 @@ def read_tarball(path: Path) -> tuple[dict[str, bytes], Optional[str], Optional[
             raise VcfgError(f"{path}: not a readable source tarball ({e})") from e
     version = None
     if pkg_info is not None:
-        m = re.search(rb"^Version:\s*(\S+)", pkg_info, re.M)
-        version = m.group(1).decode("ascii", "replace") if m else None
-    commit = pax.get("comment", "").strip()
-    commit = commit if _SHA_RE.match(commit) else None
+        vm = re.search(rb"^Version:\s*(\S+)", pkg_info, re.M)
+        version = vm.group(1).decode("ascii", "replace") if vm else None
+    comment = pax.get("comment", "").strip()
+    commit = comment if _SHA_RE.match(comment) else None
     top = prefix.strip("/").rpartition("/")[2]
     ref = None
     if top.startswith("vllm-") and not re.match(r"^\d", top[5:]):
