@@ -216,6 +216,22 @@ def cases(cat: Catalog) -> list[Case]:
                 if c.name not in seen:
                     seen.add(c.name)
                     out.append(c)
+    # dotted keys (`kv-transfer-config.kv_port: 5601`): merged into the option's JSON
+    for flag in cat.flags:
+        vc = value_class(cat, flag)
+        names = long_names(flag)
+        cls = cat.config(vc) if vc else None
+        if cls is None or not names or flag.deprecated or names[0] in SKIP_OPTIONS:
+            continue
+        base = names[0]
+        out.append(Case(f"unknown-key:{base}.no_such_key", "unknown-key", f"{base}.no_such_key",
+                        {**BASE, f"{base}.no_such_key": 1}, True))
+        num = next((f for f in cls.fields if f.init and not f.name.startswith("_") and f.hints == ["int"]
+                    and f.constraint is None), None)
+        if num is not None:
+            key = f"{base}.{num.name}"
+            out.append(Case(f"valid:{key}", "valid", key, {**BASE, key: 2}, False))
+            out.append(Case(f"dotted-true:{key}", "wrong-type", key, {**BASE, key: True}, True))
     # misspelt options: vLLM's parser stops ("unrecognized arguments")
     for wrong in ("max-num-seqz", "gpu-memory-utilisation", "tensor_paralel_size"):
         out.append(Case(f"unknown-key:{wrong}", "unknown-key", wrong, {**BASE, wrong: 1}, True))

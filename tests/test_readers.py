@@ -91,6 +91,14 @@ def test_yaml_with_model_port_host_is_no_serve_config():
     assert _why("vllm.yaml", "model: m\nport: 8000\n").reader == "serve_config"
 
 
+def test_dotted_keys_of_json_options_count_as_options():
+    text = ("model: m\nkv-transfer-config.kv_role: kv_both\n"
+            "kv-transfer-config.kv_connector: NixlConnector\ncompilation-config.mode: 3\n")
+    assert _why("prefill.vllm.yaml", text).reader == "serve_config"
+    # a dotted key of an option that takes no JSON is no option
+    assert _why("prefill.vllm.yaml", "model: m\nport.x: 1\nseed.y: 2\n").reader is None
+
+
 def test_a_python_script_shebang_is_not_a_shell_script():
     c = _why("start", "#!/usr/bin/env python3\nprint(1)\n", named=False)
     assert c.reader is None

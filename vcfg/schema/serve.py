@@ -225,22 +225,49 @@ def abbreviation_patterns(names: list[str]) -> dict[str, dict[str, Any]]:
 
 def dotted_patterns(ctx: Context) -> dict[str, dict[str, Any]]:
     """``kv-transfer-config.kv_role: kv_both``: vLLM merges dotted keys of a
-    JSON-valued option into its JSON (`vcfg lint` checks the merged value)."""
-    names = sorted(
-        long_names(f)[0]
-        for f in ctx.cat.flags
-        if f.type in ("json", "config", "dict_or_str") and long_names(f)
+    JSON-valued option into its JSON (`vcfg lint` checks the merged value).  For an
+    option whose value is a config class, the first key after the dot must be one of the
+    class's fields where the class forbids unknown keys (both schemas; strict: in every
+    class, as lint warns), and a `true` is refused: the loader writes the key as a bare
+    option with no value (vLLM fails, VC004; strict also refuses the `false` it drops).
+    The values themselves are checked by lint after the merge, not here."""
+    import re
+
+    from vcfg.lint.rules._args import value_class
+
+    plain: list[str] = []
+    out: dict[str, dict[str, Any]] = {}
+    value: dict[str, Any] = (
+        {"not": {"type": "boolean"}} if ctx.strict else {"not": {"const": True}}
     )
-    if not names:
-        return {}
-    alt = "|".join(_pattern_words(n) for n in names)
-    return {
-        f"^({alt})\\.": {
+    for f in ctx.cat.flags:
+        if f.type not in ("json", "config", "dict_or_str") or not long_names(f):
+            continue
+        names = "|".join(_pattern_words(n) for n in long_names(f))
+        cls_name = value_class(ctx.cat, f)
+        cls = ctx.cat.config(cls_name) if cls_name else None
+        if cls is None:
+            plain.extend(long_names(f))
+            continue
+        fields = "|".join(re.escape(x.name) for x in cls.fields if x.init)
+        about = {"doNotSuggest": True, "description": "a dotted key: merged into the option's JSON value"}
+        out[f"^({names})\\.({fields})$"] = {**about, **value}
+        out[f"^({names})\\.({fields})\\."] = {**about, **value}
+        if not (cls.extra_forbid or ctx.strict):  # the class ignores unknown keys
+            out[f"^({names})\\."] = {**about, "description": about["description"] + "; this "
+                                      "release ignores keys its class does not have"}
+        else:
+            out[f"^({names})\\.(?!({fields})$)(?!({fields})\\.)"] = removed_key(
+                f"not a key of {cls.name} in vLLM {ctx.version}: vLLM merges the dotted key into "
+                f"the option's JSON and " + ("rejects it" if cls.extra_forbid else "ignores it")
+            )
+    if plain:
+        alt = "|".join(_pattern_words(n) for n in sorted(plain))
+        out[f"^({alt})\\."] = {
             "doNotSuggest": True,
             "description": "a dotted key: merged into the option's JSON value",
         }
-    }
-
+    return out
 
 
 def serve_properties(ctx: Context) -> dict[str, Any]:

@@ -44,7 +44,13 @@ def _catalog(ctx: ReadContext) -> Any:
 
 
 def _is_option(cat: Any, key: str) -> bool:
-    return cat.flag("--" + key.replace("_", "-")) is not None or key == "model"
+    """A key of the release's ``vllm serve``; a dotted key (``kv-transfer-config.kv_role``)
+    counts when its first part is a JSON-valued option (vLLM merges it into the JSON)."""
+    head, dot, _ = key.partition(".")
+    flag = cat.flag("--" + head.replace("_", "-"))
+    if dot:
+        return flag is not None and flag.type in ("json", "config", "dict_or_str")
+    return flag is not None or key == "model"
 
 
 def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
