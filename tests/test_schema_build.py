@@ -188,7 +188,7 @@ def test_serve_json_options_take_a_mapping_or_json_text_from_0_16() -> None:
     assert not ok(s, {"compilation-config": None})  # not an optional option
     # nested class schemas live in $defs (definitions in draft-07) once each
     assert set(s["definitions"]) == {
-        "KVTransferConfig", "CompilationConfig", "PassConfig", "_abbreviation",
+        "KVTransferConfig", "CompilationConfig", "PassConfig", "_abbreviation", "_dotted", "_dotted_unknown",
     }
     assert "derived" not in s["definitions"]["CompilationConfig"]["properties"]
 
@@ -197,7 +197,7 @@ def test_serve_json_options_before_0_16_take_json_text_only() -> None:
     s = build_schema(serve_catalog("0.15.1"), "serve")
     assert ok(s, {"kv-transfer-config": '{"kv_connector": "NixlConnector", "kv_role": "kv_both"}'})
     assert errors(s, {"kv-transfer-config": {"kv_connector": "NixlConnector"}}) == ["$.kv-transfer-config"]
-    assert set(s["definitions"]) == {"_abbreviation"}  # no class schemas
+    assert set(s["definitions"]) <= {"_abbreviation", "_dotted", "_dotted_unknown"}  # no class schemas
     assert "Python text" in s["properties"]["kv-transfer-config"]["markdownDescription"]
 
 
@@ -482,3 +482,12 @@ def test_real_serve_schema_bounds_misspellings_and_removed_keys(strict: bool) ->
     assert gone["const"] == gone["errorMessage"] and "not" not in gone and "deprecationMessage" not in gone
     assert gone["errorMessage"].startswith("--max-seq-len-to-capture: removed after vLLM ")
     assert errors(s, {"max-seq-len-to-capture": 8192}) == ["$.max-seq-len-to-capture"]
+
+
+def test_dotted_keys_are_checked_against_the_class() -> None:
+    s = build_schema(serve_catalog(), "serve")
+    assert ok(s, {"kv-transfer-config.kv_role": "kv_both", "kv_transfer_config.kv_port": 5601})
+    assert errors(s, {"kv-transfer-config.kv_rol": "kv_both"}) == ["$.kv-transfer-config.kv_rol"]
+    # a YAML true: the loader writes the dotted option with no value
+    assert errors(s, {"kv-transfer-config.kv_port": True}) == ["$.kv-transfer-config.kv_port"]
+    assert ok(s, {"kv-transfer-config.kv_connector_extra_config.x": 1})  # deeper: lint's

@@ -186,6 +186,8 @@ def _pattern_words(word: str) -> str:
     return "[-_]".join(re.escape(part) for part in word.split("-"))
 
 
+#: the schemas every dotted key refers to (vcfg.schema.serve.dotted_patterns)
+DOTTED, DOTTED_UNKNOWN = "_dotted", "_dotted_unknown"
 #: the one schema every abbreviation pattern refers to (a message per option would
 #: add ~90 KiB to each serve schema)
 ABBREVIATION = "_abbreviation"
@@ -237,9 +239,13 @@ def dotted_patterns(ctx: Context) -> dict[str, dict[str, Any]]:
 
     plain: list[str] = []
     out: dict[str, dict[str, Any]] = {}
-    value: dict[str, Any] = (
-        {"not": {"type": "boolean"}} if ctx.strict else {"not": {"const": True}}
-    )
+    # shared by every option (one message per schema, not one per class: 24 releases x
+    # 30 classes of repeated words would be ~100 KiB of the committed schemas)
+    ctx.defs[DOTTED] = {
+        "doNotSuggest": True,
+        "description": "a dotted key: merged into the option's JSON value",
+        **({"not": {"type": "boolean"}} if ctx.strict else {"not": {"const": True}}),
+    }
     for f in ctx.cat.flags:
         if f.type not in ("json", "config", "dict_or_str") or not long_names(f):
             continue
@@ -249,18 +255,16 @@ def dotted_patterns(ctx: Context) -> dict[str, dict[str, Any]]:
         if cls is None:
             plain.extend(long_names(f))
             continue
-        fields = "|".join(re.escape(x.name) for x in cls.fields if x.init)
-        about = {"doNotSuggest": True, "description": "a dotted key: merged into the option's JSON value"}
-        out[f"^({names})\\.({fields})$"] = {**about, **value}
-        out[f"^({names})\\.({fields})\\."] = {**about, **value}
         if not (cls.extra_forbid or ctx.strict):  # the class ignores unknown keys
-            out[f"^({names})\\."] = {**about, "description": about["description"] + "; this "
-                                      "release ignores keys its class does not have"}
-        else:
-            out[f"^({names})\\.(?!({fields})$)(?!({fields})\\.)"] = removed_key(
-                f"not a key of {cls.name} in vLLM {ctx.version}: vLLM merges the dotted key into "
-                f"the option's JSON and " + ("rejects it" if cls.extra_forbid else "ignores it")
-            )
+            out[f"^({names})\\."] = {"$ref": f"#/$defs/{DOTTED}"}
+            continue
+        fields = "|".join(re.escape(x.name) for x in cls.fields if x.init)
+        out[f"^({names})\\.({fields})(\\.|$)"] = {"$ref": f"#/$defs/{DOTTED}"}
+        out[f"^({names})\\.(?!({fields})(\\.|$))"] = {"$ref": f"#/$defs/{DOTTED_UNKNOWN}"}
+        ctx.defs[DOTTED_UNKNOWN] = removed_key(
+            f"not a key of the option's config class in vLLM {ctx.version}: vLLM merges a "
+            "dotted key into the option's JSON value, whose class has no such field"
+        )
     if plain:
         alt = "|".join(_pattern_words(n) for n in sorted(plain))
         out[f"^({alt})\\."] = {
