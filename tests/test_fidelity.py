@@ -33,9 +33,14 @@ CANNOT_RUN = {
     for v in ("0.17.0", "0.17.1")
 }
 
+#: Differences understood and not fixed (docs/fidelity.md, end of "Results"): 0.29.0's
+#: --prefix-cache-retention-interval defaults to a module-level sentinel the catalog
+#: calls dynamic.
+KNOWN_DIFFERENCES = {"0.29.0": "default of --prefix-cache-retention-interval: a sentinel object"}
+
 #: 0.33.0 is the release installed in the venv; the others are put on PYTHONPATH.
 #: Every bundled release; which of them run: tests/release_sample.py.
-FIDELITY_VERSIONS = release_params(cannot_run=CANNOT_RUN)
+FIDELITY_VERSIONS = release_params(cannot_run=CANNOT_RUN, known=KNOWN_DIFFERENCES)
 
 #: Flags the catalog lacks on purpose, by release: 0.9.0 registers --model only when
 #: neither 'serve' nor '--help' is in sys.argv (engine/arg_utils.py:451 @0.9.0); the
