@@ -319,11 +319,18 @@ def ssh_remote_words(argv: list[str]) -> list[str]:
 
 def container_commands(argv: list[str]) -> list[list[str]]:
     """The commands a container or remote record may run: every suffix of its words
-    (``docker run IMAGE ARGS``), and each command of a ``sh -c STRING`` among them,
+    (``docker run IMAGE ARGS``; with ``--entrypoint E``, E before each suffix), and each
+    command of a ``sh -c STRING`` among them,
     read with shlex and split at ``&&``, ``||``, ``;`` and ``|``."""
     import shlex
 
     out = [argv[s:] for s in range(len(argv))]
+    # `docker run --entrypoint E IMAGE WORDS`: E runs with the words after the image
+    for k, a in enumerate(argv[:-1]):
+        if a == "--entrypoint" or a.startswith("--entrypoint="):
+            ep = argv[k + 1] if a == "--entrypoint" else a.split("=", 1)[1]
+            out.extend([ep] + argv[s:] for s in range(k + 2, len(argv)))
+            break
     for k, a in enumerate(argv[:-1]):
         if a.rsplit("/", 1)[-1] in ("bash", "sh") and argv[k + 1] == "-c" and k + 2 < len(argv):
             try:

@@ -576,6 +576,14 @@ def test_another_vllm_image_given_only_options_is_a_serve_launch():
     assert serves("docker run myimage:1 --model m\n") == []
 
 
+def test_docker_run_entrypoint_runs_with_the_words_after_the_image():
+    src = ("docker run --entrypoint vllm vllm/vllm-openai:v0.13.0 serve m --swap-space 4\n"
+           'docker run --rm --entrypoint=/bin/bash vllm/vllm-openai:v0.13.0 -c "vllm serve m2 --port 8001"\n')
+    a, b = serves(src)
+    assert texts(a) == ["m", "--swap-space", "4"] and texts(b) == ["m2", "--port", "8001"]
+    assert a.image.text == b.image.text == "vllm/vllm-openai:v0.13.0" and a.wrappers[0] == "docker run"
+
+
 def test_a_getopts_loop_without_arguments_never_runs():
     src = 'm=meta-llama/Llama-2-7b-hf\nwhile getopts ":m:" o; do case $o in m) m=$OPTARG;; esac; done\n' \
           'docker run vllm:openvino /bin/bash -c "cd / && python3 -m vllm.entrypoints.openai.api_server --model $m"\n'

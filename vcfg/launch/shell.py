@@ -1848,7 +1848,8 @@ class _Interp(Arith):
                 i += 1 if eq else 2
                 continue
             if opt == "--entrypoint":
-                entrypoint = val if eq else (argv[i + 1].text if i + 1 < n else None)
+                ep = argv[i].slice(len(opt) + 1, len(t)) if eq else (argv[i + 1] if i + 1 < n else None)
+                entrypoint = ep if ep is not None and ep.value else None
             if t in boolean or (len(t) > 1 and t[1] != "-" and all(ch in "dit" for ch in t[1:])) or eq:
                 i += 1
             else:
@@ -1870,7 +1871,8 @@ class _Interp(Arith):
         options_only = not rest_words or (rest_words[0].text or "").startswith("-")
         if entrypoint is not None or not re.search(r"vllm", image.split(":")[0], re.I) \
                 or not (official or options_only):
-            rest = argv[i + 1 :]
+            # `--entrypoint vllm IMAGE serve m`: the entrypoint runs with the words after the image
+            rest = ([entrypoint] if entrypoint is not None else []) + argv[i + 1 :]
             if rest:
                 self.classify(list(rest), env, ctx._replace(container=True), span, redirects)
                 self._in_container(before, f"{_basename(argv[0].text or 'docker')} {sub}", argv[i])
