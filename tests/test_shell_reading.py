@@ -158,6 +158,19 @@ def test_eval_of_a_string_with_unknown_parts_reads_the_rest_on_each_path():
     assert longest.path == "the test at line 2 is true and the test at line 5 is true"
 
 
+def test_a_heredoc_config_inside_an_eval_string_keeps_its_lines(tmp_path):
+    """A key on the third line of the script is reported there (the string's runs were
+    merged across its newlines, and the key was placed at the end of line 2); with an
+    unknown value in a quoted heredoc, the value is unknown and the other key is checked."""
+    src = "eval \"cat > cfg.yaml <<'EOF'\nmax-model-len: $L\nmax-num-seqz: 4\nEOF\nvllm serve m --config cfg.yaml\"\n"
+    for text in (src, src.replace("$L", "4096")):
+        found = lint(tmp_path, text)
+        assert [(c, line, col) for c, _, line, col, _ in found] == [("VC001", 3, 1)], found
+    (wf,) = parse_script(src, "run.sh").written_files
+    assert wf.content.value == "max-model-len: \nmax-num-seqz: 4\n"
+    assert wf.content.describe_unknown() == "$L is not set by this script"
+
+
 def test_bash_c_of_a_string_with_unknown_parts_is_read():
     (inv,) = serves('bash -c "vllm serve m2 --max-model-len $LEN --port 8001"\n')
     assert texts(inv) == ["m2", "--max-model-len", None, "--port", "8001"]

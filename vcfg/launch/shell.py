@@ -1238,6 +1238,8 @@ class _Interp(Arith):
                         if c.is_named and c.type != "command_name" and not self.text(c).startswith("-"):
                             targets.extend(self.expand(c)[:1])
         for t in targets:
+            if self.hole_words and HOLE_MARK in content.value:  # a quoted heredoc in an eval'd string
+                content = unmask_holes(content, self.hole_words)
             self.written.append(WrittenFile(t, content, self.span(h)))
 
     def _commands_in(self, n: Any) -> list[Any]:

@@ -188,7 +188,9 @@ class _WordLoc:
             if out and exact and out[-1].exact:
                 p = out[-1]
                 ps = p.span
-                if ps.end == cs.start and ps.end_line == cs.line and ps.end_col == cs.col and ps.file == cs.file:
+                # one run per line: `Word.char_span` counts columns from the run's start
+                if ps.end == cs.start and ps.line == cs.line == ps.end_line and ps.end_col == cs.col \
+                        and ps.file == cs.file:
                     out[-1] = Run(p.at, p.length + 1, Span(ps.start, cs.end, ps.line, ps.col, cs.end_line, cs.end_col, ps.file), True)
                     continue
             out.append(Run(at + k, 1, cs, exact))
