@@ -156,6 +156,8 @@ def test_eval_of_a_string_with_unknown_parts_reads_the_rest_on_each_path():
     src_line = EVAL_UNKNOWN.splitlines()[0]
     assert kv.char_span(0).line == 1 and kv.char_span(0).col == src_line.index("{") + 1
     assert longest.path == "the test at line 2 is true and the test at line 5 is true"
+    # what vcfg could not compute is listed once, not once per path
+    assert [u.kind for u in parse_script(EVAL_UNKNOWN, "run.sh").unknowns] == ["eval"]
 
 
 def test_a_heredoc_config_inside_an_eval_string_keeps_its_lines(tmp_path):

@@ -2929,7 +2929,7 @@ def parse_script(
         path=path,
         invocations=tuple(interp.invocations),
         timeline=tuple(interp.timeline),
-        unknowns=tuple(interp.unknowns),
+        unknowns=tuple(dict.fromkeys(interp.unknowns)),  # once, though read on each path
         problems=tuple(problems),
         written_files=tuple(interp.written),
         source_kind="bash",
