@@ -13,6 +13,7 @@ another variable) ``{"$dynamic": "<short description>"}``.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Literal, Optional
 
 from vcfg.records import field, record
@@ -268,12 +269,44 @@ class Catalog(_Frozen):
     sites: list[Site] = field(default_factory=list)
     value_sets: list[ValueSet] = field(default_factory=list)
 
-    # Lookups are built lazily; the model is frozen, so cache on the instance dict.
-    def _index(self, key: str, build):  # type: ignore[no-untyped-def]
-        cache = self.__dict__.setdefault("_vcfg_index", {})
-        if key not in cache:
-            cache[key] = build()
-        return cache[key]
+    # The lookups are the catalog's own, each built when first asked (a lint asks a
+    # few): a cached_property keeps its value with the instance, the fields of the
+    # frozen record never change.
+    @cached_property
+    def _env_by_name(self) -> dict[str, EnvVar]:
+        return {e.name: e for e in self.env_vars}
+
+    @cached_property
+    def _config_by_name(self) -> dict[str, ConfigClass]:
+        return {c.name: c for c in self.configs}
+
+    @cached_property
+    def _flag_by_option(self) -> dict[str, Flag]:
+        out: dict[str, Flag] = {}
+        for f in self.flags:
+            for s in f.option_strings:
+                out.setdefault(s, f)
+        return out
+
+    @cached_property
+    def _flag_by_dest(self) -> dict[str, Flag]:
+        out: dict[str, Flag] = {}
+        for f in self.flags:
+            if not f.positional:
+                out.setdefault(f.dest, f)
+        return out
+
+    @cached_property
+    def _long_options(self) -> list[str]:
+        return [s for f in self.flags for s in f.option_strings if s.startswith("--")]
+
+    @cached_property
+    def _value_set_by_dest(self) -> dict[str, ValueSet]:
+        return {v.dest: v for v in self.value_sets}
+
+    @cached_property
+    def _connector_by_name(self) -> dict[str, Connector]:
+        return {c.name: c for c in self.connectors}
 
     @property
     def label(self) -> Optional[str]:
@@ -283,32 +316,27 @@ class Catalog(_Frozen):
         return f"vLLM {self.ref or 'commit'}@{self.commit[:7]}"
 
     def env(self, name: str) -> Optional[EnvVar]:
-        return self._index("env", lambda: {e.name: e for e in self.env_vars}).get(name)
+        return self._env_by_name.get(name)
 
     def config(self, name: str) -> Optional[ConfigClass]:
-        return self._index("cfg", lambda: {c.name: c for c in self.configs}).get(name)
+        return self._config_by_name.get(name)
 
     def flag(self, option_string: str) -> Optional[Flag]:
-        def build():  # type: ignore[no-untyped-def]
-            out: dict[str, Flag] = {}
-            for f in self.flags:
-                for s in f.option_strings:
-                    out.setdefault(s, f)
-            return out
+        return self._flag_by_option.get(option_string)
 
-        return self._index("flag", build).get(option_string)
+    def flag_for_dest(self, dest: str) -> Optional[Flag]:
+        """The option that stores into argparse ``dest`` (the first one not positional)."""
+        return self._flag_by_dest.get(dest)
 
     def long_options(self) -> list[str]:
         """Every ``--option`` string, in catalog order (for did-you-mean)."""
-        return self._index(
-            "long", lambda: [s for f in self.flags for s in f.option_strings if s.startswith("--")]
-        )
+        return self._long_options
 
     def sites_named(self, prefix: str) -> list[Site]:
         return [s for s in self.sites if s.name == prefix or s.name.startswith(prefix + ".")]
 
     def value_set(self, dest: str) -> Optional[ValueSet]:
-        return self._index("vset", lambda: {v.dest: v for v in self.value_sets}).get(dest)
+        return self._value_set_by_dest.get(dest)
 
     def connector(self, name: str) -> Optional[Connector]:
-        return self._index("conn", lambda: {c.name: c for c in self.connectors}).get(name)
+        return self._connector_by_name.get(name)

@@ -60,6 +60,8 @@ class LintConfig:
     #: the vLLM plugins the launches run with: ``vllm-ascend``, ``vllm-ascend==0.23.0.post1``
     #: or an overlay file (vcfg/catalog/plugins.py)
     plugins: list[str] = field(default_factory=list)
+    #: the spellings of each linted path `_names` matched (not a setting)
+    _names_cache: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def enabled(self, code: str, file: Optional[str] = None) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -81,7 +83,7 @@ class LintConfig:
         directory), as typed (without ``./``), and the file name."""
         import os
 
-        cache = self.__dict__.setdefault("_names_cache", {})
+        cache = self._names_cache
         hit = cache.get(file)
         if hit is not None:
             return hit

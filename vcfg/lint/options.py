@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
-    from vcfg.catalog.model import Catalog, Flag
+    from vcfg.catalog.model import Flag
     from vcfg.launch.args.results import OptionValue
     from vcfg.lint.context import LaunchContext
 
@@ -27,25 +27,6 @@ class _Unknown:
 
 #: A value vcfg cannot know.
 UNKNOWN: Any = _Unknown()
-
-
-def flag_by_dest(catalog: "Catalog", dest: str) -> Optional["Flag"]:
-    """The catalog flag that stores into ``dest``, or None."""
-    # built once per catalog (the catalog's own index cache); looked up on every
-    # operand of every constraint of every launch, so the hit path is one dict read
-    index = catalog.__dict__.get("_vcfg_index")
-    by_dest = index.get("vcfg_lint_dest") if index is not None else None
-    if by_dest is None:
-
-        def build() -> dict[str, Any]:
-            out: dict[str, Any] = {}
-            for f in catalog.flags:
-                if not f.positional:
-                    out.setdefault(f.dest, f)
-            return out
-
-        by_dest = catalog._index("vcfg_lint_dest", build)
-    return by_dest.get(dest)  # type: ignore[no-any-return]
 
 
 def is_static_default(value: Any) -> bool:
@@ -106,7 +87,7 @@ def option(lc: "LaunchContext", dest: str, *, given: bool = False, absent: Any =
     the catalog default (UNKNOWN when it must be ``given``, is computed later, or the
     argv may hide it, and for a launch that is not ``vllm serve``); ``absent`` when the
     release has no such option."""
-    flag = flag_by_dest(lc.catalog, dest)
+    flag = lc.catalog.flag_for_dest(dest)
     if flag is None and absent is not UNKNOWN:
         return Option(dest, absent, None, None)
     pa = lc.args if lc.inv.kind == "serve" else None
