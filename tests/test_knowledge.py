@@ -88,6 +88,11 @@ def test_every_bundled_entry_has_sources_and_a_valid_range(kb):
     for p in kb.plugins:
         for env in p.env:
             parts.append((env.name, p.versions, env.sources))
+    for s in kb.settings:
+        parts.append((s.name, s.versions, s.sources))
+    for pack in kb.packs:
+        for b in pack.content.behaviour:
+            parts.append((b.name, f">={b.since}", b.sources))
     for name, versions, sources in parts:
         parse_range(versions)
         assert sources, name
@@ -481,6 +486,11 @@ def test_vllm_citations_point_into_real_files():
     for c in kb.connectors:
         for part in (*c.roles, *c.keys, *c.ports):
             sources.update(part.sources)
+    for s in kb.settings:
+        sources.update(s.sources)
+    for pack in kb.packs:
+        for b in pack.content.behaviour:
+            sources.update(b.sources)
     checked = 0
     for s in sorted(sources):
         m = _VLLM_SOURCE.match(s)

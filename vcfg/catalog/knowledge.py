@@ -372,6 +372,28 @@ class Subcommand(_OptionallyVersioned):
 
 
 @record(frozen=True)
+class Behaviour(_Model):
+    """A change in how vLLM treats argv or a value, from the release that made it: the
+    replay of vLLM's parser (`vcfg.launch.args`) branches on it (`behaviour_since`)."""
+
+    name: str = field(min_length=1)
+    since: str = field(check=_check_version, description="the first release with the behaviour")
+    note: str = ""
+    sources: list[str] = field(check=_check_sources)
+
+
+@record(frozen=True)
+class Setting(_Versioned):
+    """A name or value of vLLM's that a rule looks for (the variable and the text a check
+    reads, the options that exempt a launch): ``value`` or ``values``."""
+
+    name: str = field(min_length=1)
+    value: str = ""
+    values: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+@record(frozen=True)
 class PackMeta(_Model):
     name: str
     description: str = ""
@@ -386,6 +408,8 @@ class PackFile(_Model):
     connector: list[ConnectorFacts] = field(default_factory=list)
     plugin: list[Plugin] = field(default_factory=list)
     subcommand: list[Subcommand] = field(default_factory=list)
+    behaviour: list[Behaviour] = field(default_factory=list)
+    setting: list[Setting] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- loading
@@ -479,6 +503,10 @@ def _check_duplicates(label: str, content: PackFile) -> None:
             seen.setdefault(("connector facts", n), []).append(c.versions)
     for p in content.plugin:
         seen.setdefault(("plugin", p.name), []).append(p.versions)
+    for s in content.setting:
+        seen.setdefault(("setting", s.name), []).append(s.versions)
+    for b in content.behaviour:
+        seen.setdefault(("behaviour", b.name), []).append("")
     for (kind, name), ranges in seen.items():
         for i, a in enumerate(ranges):
             for b in ranges[i + 1 :]:
@@ -555,6 +583,17 @@ def _bundled_packs() -> tuple[Pack, ...]:
         Pack(path=BUNDLED_DIR / p["file"], bundled=True, content=build(PackFile, p["content"]))
         for p in doc["packs"]
     )
+
+
+@lru_cache(maxsize=1)
+def _bundled_since() -> dict[str, str]:
+    return {b.name: b.since for p in _bundled_packs() for b in p.content.behaviour}
+
+
+def behaviour_since(name: str) -> str:
+    """The first release with parser behaviour ``name`` (a ``[[behaviour]]`` of the
+    bundled packs: vcfg's model of vLLM's parser, not for user packs to change)."""
+    return _bundled_since()[name]
 
 
 def bundled_json() -> str:
@@ -688,6 +727,19 @@ class Knowledge:
                 if head == parent and tail not in out:
                     out.append(tail)
         return out
+
+    # -- names and values vLLM's checks read
+    @property
+    def settings(self) -> list[Setting]:
+        return [s for p in self.packs for s in p.content.setting]
+
+    def setting(self, name: str, version: Optional[str] = None) -> Optional[Setting]:
+        """The ``[[setting]]`` ``name`` for ``version`` (the last pack's that has one)."""
+        hit: Optional[Setting] = None
+        for s in self.settings:
+            if s.name == name and s.holds_for(version):
+                hit = s
+        return hit
 
     # -- plugins
     def plugin(self, name: str) -> Optional[Plugin]:

@@ -36,7 +36,7 @@ value against a config field).
 """
 
 from vcfg.launch.args.argv import OVERLAY
-from vcfg.launch.args.behaviour import V_JSON_HRI, V_YAML_DICT_JSON, version_tuple
+from vcfg.launch.args.behaviour import since, version_tuple
 from vcfg.launch.args.converters import (
     expand_json_numbers,
     human_readable_int,
@@ -48,8 +48,6 @@ from vcfg.launch.args.results import ArgProblem, OptionValue, ParsedArgs
 
 __all__ = [
     "OVERLAY",
-    "V_JSON_HRI",
-    "V_YAML_DICT_JSON",
     "ArgProblem",
     "JsonDoc",
     "JsonLoc",
@@ -61,5 +59,6 @@ __all__ = [
     "parse_args",
     "parse_invocation",
     "parse_json_positions",
+    "since",
     "version_tuple",
 ]

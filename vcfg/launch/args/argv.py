@@ -10,16 +10,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, Optional
 
-from vcfg.launch.args.behaviour import (
-    V_DOTTED_HRI,
-    V_MODEL_MOVE,
-    V_O_MODE,
-    V_OPT_LEVEL,
-    V_SERVED_NAME_CHECK,
-    V_YAML_DICT_JSON,
-    V_YAML_LIST,
-    V_YAML_NO_KEY,
-)
+from vcfg.launch.args.behaviour import since
 from vcfg.launch.args.converters import human_readable_int
 from vcfg.launch.args.jsonpos import JsonLoc
 from vcfg.launch.model import Hole, Run, Span, Word
@@ -145,7 +136,7 @@ def step_model(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
     """``vllm serve ... --model M``."""
     idx = next((i for i, t in enumerate(toks) if t.text is not None
                 and (t.text == "--model" or t.text.startswith("--model="))), None)
-    if p.v < V_MODEL_MOVE:
+    if p.v < since("serve-model-positional"):
         exact = next((i for i, t in enumerate(toks) if t.text == "--model"), None)
         if exact is not None:
             p.problem("model-option",
@@ -167,7 +158,7 @@ def step_model(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
                      "with vllm serve, --model is deprecated: give the model as the first argument",
                      t.span(), "--model", severity="warning")
         toks = [model] + rest
-    if (p.v >= V_SERVED_NAME_CHECK and toks and toks[0].text is not None and toks[0].text.startswith("-")
+    if (p.v >= since("served-model-name-needs-model") and toks and toks[0].text is not None and toks[0].text.startswith("-")
             and not any(t.text is not None and re.match(r"--config(=.+|$)", t.text) for t in toks)
             and any(t.text is not None and re.match(r"--served[-_]model[-_]name(=.+|$)", t.text) for t in toks)):
         p.problem("model-missing",
@@ -217,7 +208,7 @@ def step_config(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
     if toks and toks[0].text is None and not toks[0].word.may_split:
         model_in_cli = True
     model_in_cfg = any(t.text == "--model" for t in cfg_toks)
-    if not model_in_cli and not model_in_cfg and p.v >= V_MODEL_MOVE:
+    if not model_in_cli and not model_in_cfg and p.v >= since("serve-model-positional"):
         p.problem("model-missing", "no model: give it as the first argument or as `model:` in the config file",
                      pt.span(), "--config")
     if model_in_cli:
@@ -296,7 +287,7 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
                 out.append(kt)
                 continue
             no_key = "--no-" + e.key
-            if p.v >= V_YAML_NO_KEY and not serve and p.cat.flag(no_key) is not None:
+            if p.v >= since("yaml-false-as-no-flag") and not serve and p.cat.flag(no_key) is not None:
                 out.append(_Tok(no_key, _synthetic_word(no_key, e.key_span), 0, "config"))
                 continue
             if false_matters(p.cat, key):
@@ -308,7 +299,7 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
         if isinstance(v, list):
             if not v:
                 continue
-            if p.v < V_YAML_LIST:
+            if p.v < since("yaml-list-as-words"):
                 out.append(kt)
                 out.append(_Tok(str(v), e.value_word, 0, "config"))
                 continue
@@ -318,7 +309,7 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
             continue
         if isinstance(v, dict):
             out.append(kt)
-            if p.v < V_YAML_DICT_JSON:
+            if p.v < since("yaml-dict-as-json"):
                 out.append(_Tok(str(v), _synthetic_word(str(v), e.value_span), 0, "config"))
             else:
                 out.append(_Tok(e.json_word.value, e.json_word, 0, "config"))
@@ -353,21 +344,21 @@ def step_normalise(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         elif s.startswith("-O") and s != "-O" and (p.v >= (0, 13, 0) or s[2] != "."):
             level = s[3:] if s[2] == "=" else s[2:]
             sub = 3 if s[2] == "=" else 2
-            if p.v >= V_OPT_LEVEL:
+            if p.v >= since("o-is-optimization-level"):
                 out.append(t._replace(text="--optimization-level"))
                 out.append(_Tok(level, t.word, t.start + sub, t.origin))
             else:
-                name = "mode" if p.v >= V_O_MODE else "level"
+                name = "mode" if p.v >= since("o-is-compilation-mode") else "level"
                 out.append(t._replace(text=f"-O.{name}={level}"))
         elif s.startswith("-O.") and (0, 12, 0) <= p.v < (0, 13, 0):
             p.problem("deprecated", "-O.* is deprecated in this version; use -cc.*", t.span(), "-O",
                          severity="warning")
             out.append(t._replace(text="-cc" + s[2:]))
         elif s == "-O" and i + 1 < len(toks) and toks[i + 1].text in ("0", "1", "2", "3"):
-            if p.v >= V_OPT_LEVEL:
+            if p.v >= since("o-is-optimization-level"):
                 out.append(t._replace(text="--optimization-level"))
             else:
-                name = "mode" if p.v >= V_O_MODE else "level"
+                name = "mode" if p.v >= since("o-is-compilation-mode") else "level"
                 out.append(t._replace(text=f"-O.{name}"))
         else:
             out.append(t)
@@ -424,7 +415,7 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
                     value = json.loads(value_str)
                 except ValueError:
                     value = value_str
-                    if p.v >= V_DOTTED_HRI:
+                    if p.v >= since("dotted-value-human-readable"):
                         try:
                             value = human_readable_int(value_str)
                         except ValueError:

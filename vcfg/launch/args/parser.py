@@ -18,7 +18,7 @@ from vcfg.launch.args.argv import (
     step_model,
     step_normalise,
 )
-from vcfg.launch.args.behaviour import V_DUP_WARN, V_JSON_HRI, version_tuple
+from vcfg.launch.args.behaviour import since, version_tuple
 from vcfg.launch.args.converters import (
     ArgTypeError,
     bounded_float,
@@ -288,7 +288,7 @@ class Parser:
             if len(lst) > 1 and lst[-1].flag is not None and lst[-1].flag.action != "append":
                 last = lst[-1].name_span
                 firsts = ", ".join(f"{o.written} ({_place(o.name_span, last)})" for o in lst[:-1])
-                said = "vLLM only logs a warning" if self.v >= V_DUP_WARN else "vLLM says nothing"
+                said = "vLLM only logs a warning" if self.v >= since("duplicate-option-warning") else "vLLM says nothing"
                 self.problem("duplicate", f"{lst[-1].option} is given {len(lst)} times; the last one wins "
                              f"(earlier: {firsts}; {said})", lst[-1].name_span, lst[-1].option, severity="warning")
         return ParsedArgs(
@@ -391,7 +391,7 @@ class Parser:
                 return s, None
             return self.json_value(c, s, hri=False)
         if ty in ("json", "config"):
-            return self.json_value(c, s, hri=(ty == "config" and self.v >= V_JSON_HRI))
+            return self.json_value(c, s, hri=(ty == "config" and self.v >= since("json-human-readable-numbers")))
         return s, None
 
     def json_value(self, c: _Tok, s: str, hri: bool) -> tuple[Any, JsonDoc]:

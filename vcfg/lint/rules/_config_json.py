@@ -186,16 +186,13 @@ def field_added_in(target: Target, cls_name: str, key: str) -> Optional[str]:
     return first_present_after(target, present)
 
 
-#: from 0.16 ``@config`` builds every config class with extra="forbid"
-#: (config/utils.py:41-83 @0.33.0; vLLM PR #31541)
-V_FORBID = (0, 16, 0)
-
-
 def ignored_note(target: Target) -> str:
     """The note of a key vLLM ignores in the target release."""
-    from vcfg.launch.args import version_tuple
+    from vcfg.launch.args import since, version_tuple
 
-    later = "; from vllm 0.16 on it is an error" if version_tuple(target.version) < V_FORBID else ""
+    # from this release every @config class refuses unknown keys (knowledge: behaviour.toml)
+    forbid = since("config-extra-forbid")
+    later = f"; from vllm {forbid[0]}.{forbid[1]} on it is an error" if version_tuple(target.version) < forbid else ""
     return f"vllm {target.version} silently ignores it{later}"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Optional
 
-from vcfg.launch.args import V_JSON_HRI, V_YAML_DICT_JSON, version_tuple
+from vcfg.launch.args import since, version_tuple
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
@@ -51,7 +51,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
 
 def _help(lc: LaunchContext, p: Any, ov: Any, detail: str) -> Optional[str]:
     v = version_tuple(lc.catalog.vllm_version)
-    if ov is not None and ov.origin == "config" and v < V_YAML_DICT_JSON:
+    if ov is not None and ov.origin == "config" and v < since("yaml-dict-as-json"):
         # <= 0.15 writes a YAML mapping as str(dict), Python's repr (argparse_utils.py @0.13.0)
         return (
             f"vllm {lc.catalog.vllm_version} passes a YAML mapping to the option as Python text, "
@@ -59,7 +59,7 @@ def _help(lc: LaunchContext, p: Any, ov: Any, detail: str) -> Optional[str]:
         )
     ch, rest, before = _at(lc, p)
     m = re.search(r"\d+(?:\.\d+)?$", before)
-    if ch is not None and m and HRI_TEXT.match(m.group() + rest) and v < V_JSON_HRI:
+    if ch is not None and m and HRI_TEXT.match(m.group() + rest) and v < since("json-human-readable-numbers"):
         word = HRI_TEXT.match(m.group() + rest).group()  # type: ignore[union-attr]
         return f"numbers like `{word}` inside JSON need vllm 0.20 or later; write the number in full"
     if ch == "'":

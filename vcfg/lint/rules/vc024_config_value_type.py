@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigField
-from vcfg.launch.args import V_JSON_HRI, version_tuple
+from vcfg.launch.args import since, version_tuple
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
@@ -131,7 +131,7 @@ def expected(f: ConfigField) -> str:
 def _help(lc: LaunchContext, f: ConfigField, v: Any) -> Optional[str]:
     numeric = {"int", "float"} & set(f.hints)
     if numeric and isinstance(v, str) and HRI_TEXT.fullmatch(v.strip()):
-        if version_tuple(lc.catalog.vllm_version) >= V_JSON_HRI:
+        if version_tuple(lc.catalog.vllm_version) >= since("json-human-readable-numbers"):
             return f"remove the quotes: vllm expands an unquoted {v.strip()} inside JSON"
         return "write the number in full: vllm expands 80g-style numbers in JSON only from 0.20"
     if "int" in f.hints and isinstance(v, float):

@@ -40,21 +40,23 @@ RULE = Rule(
     ),
 )
 
-_VAR = "PYTORCH_CUDA_ALLOC_CONF"
-#: vLLM tests for this exact text (0.33 config/vllm.py:1284; 0.21.0 config/vllm.py:739).
-_TEXT = "expandable_segments:True"
-#: Options that exempt the launch: sleep mode (0.21.0 config/vllm.py:743) and the cumem
-#: allocator, which sleep mode turns on (0.22.1 config/vllm.py:809, config/model.py:540).
-_EXEMPT = ("enable_cumem_allocator", "enable_sleep_mode")
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if not is_serve(lc) or lc.args is None:
         return
-    b = script_binding(lc, _VAR)
+    # the variable, the exact text vLLM tests for and the options that exempt a launch
+    # (knowledge: settings.toml, with vLLM's sources)
+    kb, version = lc.target.knowledge, lc.target.version
+    var, text, exempt_by = (kb.setting(f"expandable-segments.{n}", version)
+                            for n in ("variable", "text", "exempt-options"))
+    if var is None or text is None or exempt_by is None:
+        return
+    name, want = var.value, text.value
+    b = script_binding(lc, name)
     if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
         return
-    at = b.value.text.find(_TEXT)
+    at = b.value.text.find(want)
     if at < 0:
         return
     k = _kv.kv(lc)
@@ -65,12 +67,12 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if size is None or size is UNKNOWN:
             return
         what = "the KV offloading connector of `--kv-offloading-size`"  # config/vllm.py:1151
-    exempt = [o for o in (option(lc, d) for d in _EXEMPT) if o.exists]
+    exempt = [o for o in (option(lc, d) for d in exempt_by.values) if o.exists]
     if any(o.value is UNKNOWN for o in exempt) or any(o.value is True for o in exempt):
         return
     flags = " or ".join(f"`{o.catalog_name}`" for o in exempt)
     yield RULE.diag(
-        (b.value.span_of(at, at + len(_TEXT)) if b.value.runs else b.value.span).for_finding(lc.path),
-        f"`{_TEXT}` in {_VAR} is refused with {what} (line {lc.inv.span.line})",
-        help=f"drop `{_TEXT}` for this launch" + (f", or pass {flags}" if flags else ""),
+        (b.value.span_of(at, at + len(want)) if b.value.runs else b.value.span).for_finding(lc.path),
+        f"`{want}` in {name} is refused with {what} (line {lc.inv.span.line})",
+        help=f"drop `{want}` for this launch" + (f", or pass {flags}" if flags else ""),
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
@@ -10,6 +10,8 @@ from vcfg.lint.rule import Rule
 from vcfg.lint.options import option
 from vcfg.lint.rules._model import local_model, name_span, positive_int
 
+#: the override variable as the docs page names it; the check reads it from the
+#: knowledge packs (settings.toml), and a test keeps the two the same
 ALLOW = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
 
 _CONFIG = (
@@ -40,17 +42,26 @@ RULE = Rule(
 )
 
 
+def _override(lc: LaunchContext) -> Optional[str]:
+    """The variable that lets a longer length through (knowledge: settings.toml)."""
+    s = lc.target.knowledge.setting("long-max-model-len.override", lc.target.version)
+    return s.value if s is not None else None
+
+
 def _allowed(lc: LaunchContext) -> bool:
     """True when the override reaches the launch, or may (something vcfg cannot see
     could set it); False when the script leaves it unset or sets it to a false value."""
-    b = lc.inv.env.get(ALLOW)
+    allow = _override(lc)
+    if allow is None:
+        return False
+    b = lc.inv.env.get(allow)
     if b is None:
         return bool(lc.inv.env_unknowns)
     if b.unset or not b.exported:
         return False
     if b.value is None or b.value.text is None:
         return True  # a value vcfg cannot compute
-    var = lc.catalog.env(ALLOW)
+    var = lc.catalog.env(allow)
     truthy = [str(t) for t in (var.truthy if var is not None and var.truthy else ["1", "true"])]
     text = b.value.text.strip()
     if var is None or not var.case_sensitive:
@@ -76,6 +87,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     yield RULE.diag(
         name_span(lc, o),
         f"`{o.name}` {want} is above the model's limit {limit} ({f.max_len_key} in config.json)",
-        help=f"lower it to at most {limit}, or export {ALLOW}=1 if the model handles longer positions",
+        help=f"lower it to at most {limit}" + (f", or export {allow}=1 if the model handles longer positions"
+                                               if (allow := _override(lc)) else ""),
         notes=(f"from {m.config_path}",),
     )

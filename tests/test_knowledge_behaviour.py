@@ -1,0 +1,86 @@
+"""The vLLM facts that used to be constants in code, now knowledge-pack entries with
+sources: parser behaviours (`[[behaviour]]`) and the names vLLM's checks read
+(`[[setting]]`)."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from vcfg.catalog.knowledge import behaviour_since, load_packs, source_form
+from vcfg.launch.args import since
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _names_asked() -> set[str]:
+    out = set()
+    for p in (ROOT / "vcfg").rglob("*.py"):
+        out.update(re.findall(r'\bsince\("([\w-]+)"\)', p.read_text(encoding="utf-8")))
+    return out
+
+
+def test_every_behaviour_the_code_asks_for_is_in_the_pack():
+    asked = _names_asked()
+    assert len(asked) >= 10
+    kb = load_packs()
+    named = {b.name for p in kb.packs for b in p.content.behaviour}
+    assert asked <= named, asked - named
+    # and each one has a vLLM citation of the release it starts in
+    for p in kb.packs:
+        for b in p.content.behaviour:
+            assert all(source_form(s) for s in b.sources), b.name
+            assert any(s.startswith(f"vllm@{b.since}:") for s in b.sources), b.name
+
+
+def test_since_reads_the_pack():
+    assert since("json-human-readable-numbers") == (0, 20, 0)
+    assert behaviour_since("yaml-false-as-no-flag") == "0.28.0"
+    with pytest.raises(KeyError):
+        since("no-such-behaviour")
+
+
+def test_settings_hold_for_their_versions_and_user_packs_override(tmp_path):
+    kb = load_packs()
+    assert kb.setting("expandable-segments.variable", "0.33.0").value == "PYTORCH_CUDA_ALLOC_CONF"
+    assert kb.setting("expandable-segments.variable", "0.20.2") is None  # vLLM checks from 0.21
+    assert kb.setting("expandable-segments.exempt-options", "0.21.0").values == [
+        "enable_cumem_allocator", "enable_sleep_mode"]
+    (tmp_path / "mine.toml").write_text(
+        '[[setting]]\nname = "long-max-model-len.override"\nvalue = "MY_ALLOW"\nversions = ">=0.30"\n'
+        'sources = ["https://example.org/allow"]\n')
+    mine = load_packs([tmp_path])
+    assert mine.setting("long-max-model-len.override", "0.33.0").value == "MY_ALLOW"
+    assert mine.setting("long-max-model-len.override", "0.29.0").value == "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
+
+
+def test_rule_pages_name_what_the_checks_read():
+    from vcfg.lint.rules import vc108_expandable_segments_with_connector as vc108
+    from vcfg.lint.rules import vc205_max_model_len_above_limit as vc205
+
+    kb = load_packs()
+    assert vc205.ALLOW == kb.setting("long-max-model-len.override", "0.33.0").value
+    for name in ("variable", "text"):
+        assert kb.setting(f"expandable-segments.{name}", "0.33.0").value in vc108.RULE.summary
+
+
+def _lint(tmp_path, text, version, files=()):
+    from vcfg.lint.engine import lint_paths
+
+    for rel, content in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(content)
+    (tmp_path / "run.sh").write_text(text)
+    res = lint_paths([str(tmp_path / "run.sh")], version)
+    return [(d.code, d.span.line, d.span.col, d.message, d.help) for d in res.diagnostics]
+
+
+def test_vc108_reads_its_setting_from_the_pack(tmp_path):
+    text = ("export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
+            "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n")
+    got = [d for d in _lint(tmp_path, text, "0.33.0") if d[0] == "VC108"]
+    assert [(c, line, col) for c, line, col, *_ in got] == [("VC108", 1, 32)]
+    assert got[0][4] == "drop `expandable_segments:True` for this launch, or pass `--enable-cumem-allocator`" \
+        " or `--enable-sleep-mode`"
+    assert not [d for d in _lint(tmp_path, text.replace("m --kv", "m --enable-cumem-allocator --kv"), "0.33.0")
+                if d[0] == "VC108"]
