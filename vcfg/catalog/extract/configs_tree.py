@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
-from vcfg.catalog.extract.pysource import import_target, last_name, type_checking
+from vcfg.catalog.extract.pysource import bound_import, import_target, last_name, module_bindings
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import field, record
 
@@ -51,68 +51,28 @@ class _Module:
 
 
 def _index_module(mod: _Module) -> None:
-    """Module-level names as Python binds them at run time: the ``else`` branch of
-    ``if TYPE_CHECKING:`` wins (vLLM swaps aliases there, e.g. ``LoadFormats = str``,
-    config/load.py:16-21 @0.33); names bound only for type checkers, in other ``if``
-    branches or in ``except`` handlers are kept as fallbacks."""
+    """Module-level names as Python binds them at run time (`pysource.module_bindings`):
+    classes and values in ``defs``, imports in ``imports``, ``from X import *`` in
+    ``stars``; functions are neither a config type nor a value."""
+    binds, stars = module_bindings(mod.tree.body)
 
-    def visit(stmts: list[ast.stmt], conditional: bool) -> None:
-        for st in stmts:
-            if isinstance(st, ast.ClassDef):
-                bind(st.name, st, None, conditional)
-            elif isinstance(st, ast.Assign):
-                for t in st.targets:
-                    if isinstance(t, ast.Name):
-                        bind(t.id, st.value, None, conditional)
-            elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
-                if st.value is not None:
-                    bind(st.target.id, st.value, None, conditional)
-            elif isinstance(st, ast.ImportFrom):
-                src = (
-                    (import_target(mod.rel, st.level, st.module) or "") if st.level else st.module or ""
-                )
-                for a in st.names:
-                    if a.name == "*":
-                        mod.stars.append(src)
-                    else:
-                        bind(a.asname or a.name, None, (src, a.name), conditional)
-            elif isinstance(st, ast.Import):
-                for a in st.names:
-                    if a.asname:
-                        bind(a.asname, None, (a.name, None), conditional)
-                    else:
-                        top = a.name.split(".")[0]
-                        bind(top, None, (top, None), conditional)
-            elif isinstance(st, ast.If):
-                tc = type_checking(st.test)
-                if tc is None:
-                    visit(st.body, True)
-                    visit(st.orelse, True)
-                else:  # the branch that runs gets the enclosing level
-                    visit(st.orelse if tc else st.body, conditional)
-                    visit(st.body if tc else st.orelse, True)
-            elif isinstance(st, ast.Try):
-                visit(st.body, conditional)
-                for h in st.handlers:
-                    visit(h.body, True)
-                visit(st.orelse, conditional)
+    def source(st: ast.ImportFrom) -> str:
+        return (import_target(mod.rel, st.level, st.module) or "") if st.level else st.module or ""
 
-    def bind(
-        name: str,
-        node: Optional[ast.AST],
-        imp: Optional[tuple[str, Optional[str]]],
-        conditional: bool,
-    ) -> None:
-        if conditional and (name in mod.defs or name in mod.imports):
-            return
-        mod.defs.pop(name, None)
-        mod.imports.pop(name, None)
-        if node is not None:
-            mod.defs[name] = node
-        elif imp is not None:
-            mod.imports[name] = imp
-
-    visit(mod.tree.body, False)
+    for name, st in binds.items():
+        if isinstance(st, ast.ClassDef):
+            mod.defs[name] = st
+        elif isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
+            mod.defs[name] = st.value
+        elif isinstance(st, ast.ImportFrom):
+            a = bound_import(st, name)
+            if a is not None:
+                mod.imports[name] = (source(st), a.name)
+        elif isinstance(st, ast.Import):
+            a = bound_import(st, name)
+            if a is not None:
+                mod.imports[name] = (a.name, None) if a.asname else (name, None)
+    mod.stars.extend(source(st) for st in stars)
 
 
 class _Tree:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from vcfg.catalog.extract.pysource import import_target, module_of, runtime_branch
+from vcfg.catalog.extract.pysource import import_target, module_bindings, module_of
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import record
 
@@ -61,40 +61,9 @@ class ModuleIndex:
             out: dict[str, ast.AST] = {}
             tree = self.tree(path)
             if tree is not None:
-                self._collect(tree.body, out)
+                out = dict(module_bindings(tree.body)[0])
             self._bindings[path] = out
         return self._bindings[path]
-
-    def _collect(self, body: list[ast.stmt], out: dict[str, ast.AST]) -> None:
-        for st in body:
-            if isinstance(st, ast.Assign):
-                for t in st.targets:
-                    if isinstance(t, ast.Name):
-                        out[t.id] = st
-            elif isinstance(st, ast.AnnAssign):
-                if isinstance(st.target, ast.Name) and st.value is not None:
-                    out[st.target.id] = st
-            elif isinstance(st, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                out[st.name] = st
-            elif isinstance(st, (ast.Import, ast.ImportFrom)):
-                for a in st.names:
-                    if a.name == "*":
-                        continue
-                    key = a.asname or a.name.split(".")[0]
-                    out[key] = st
-            elif isinstance(st, ast.If):
-                run = runtime_branch(st)
-                if run is not None:  # the branch that runs, not the type checkers' one
-                    self._collect(run, out)
-                else:
-                    self._collect(st.body, out)
-                    self._collect(st.orelse, out)
-            elif isinstance(st, ast.Try):
-                self._collect(st.body, out)
-                self._collect(st.orelse, out)
-                self._collect(st.finalbody, out)
-            elif isinstance(st, ast.With):
-                self._collect(st.body, out)
 
     def _import_target(self, path: str, node: ast.ImportFrom) -> Optional[str]:
         """The absolute module name a ``from X import`` statement in ``path`` reads."""

@@ -1,5 +1,5 @@
 """The Python-source toolkit the extractors share: names of expressions, modules and
-relative imports, ``if TYPE_CHECKING:`` branches, and constant folding (one operator
+relative imports, ``if TYPE_CHECKING:`` branches, module-level name binding, and constant folding (one operator
 table, one size guard), so that every extractor reads vLLM's source the same way.
 
 Each extractor keeps its own evaluator (what an unknown value is differs: the env
@@ -91,6 +91,83 @@ def checker_branch(node: ast.If) -> Optional[list[ast.stmt]]:
     if tc is None:
         return None
     return node.body if tc else node.orelse
+
+
+# --------------------------------------------------------------------------- name binding
+
+#: the statements that bind a module-level name
+Binder = ast.stmt
+
+
+def module_bindings(body: list[ast.stmt]) -> tuple[dict[str, Binder], list[ast.ImportFrom]]:
+    """The statement that binds each module-level name of ``body``, as Python binds it
+    at run time, and the ``from X import *`` statements.
+
+    A binding is an assignment to a plain name (an annotated one with a value), a class
+    or function, or an import (``import a.b`` binds ``a``).  The branch of ``if
+    TYPE_CHECKING:`` that runs, ``try`` bodies, their ``else`` and ``finally``, and
+    ``with`` bodies count as the enclosing level, where a later binding replaces an
+    earlier one.  A name bound only conditionally (either branch of another ``if``, an
+    ``except`` handler, the branch only type checkers see; vLLM swaps aliases there,
+    e.g. ``LoadFormats = str``, config/load.py:16-21 @0.33) is a fallback: kept when
+    nothing binds the name unconditionally, the first such fallback winning."""
+    out: dict[str, Binder] = {}
+    stars: list[ast.ImportFrom] = []
+
+    def bind(name: str, st: Binder, conditional: bool) -> None:
+        if conditional and name in out:
+            return
+        out.pop(name, None)  # in the order of the bindings that count
+        out[name] = st
+
+    def visit(stmts: list[ast.stmt], conditional: bool) -> None:
+        for st in stmts:
+            if isinstance(st, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                bind(st.name, st, conditional)
+            elif isinstance(st, ast.Assign):
+                for t in st.targets:
+                    if isinstance(t, ast.Name):
+                        bind(t.id, st, conditional)
+            elif isinstance(st, ast.AnnAssign):
+                if isinstance(st.target, ast.Name) and st.value is not None:
+                    bind(st.target.id, st, conditional)
+            elif isinstance(st, ast.ImportFrom):
+                for a in st.names:
+                    if a.name == "*":
+                        stars.append(st)
+                    else:
+                        bind(a.asname or a.name, st, conditional)
+            elif isinstance(st, ast.Import):
+                for a in st.names:
+                    bind(a.asname or a.name.split(".")[0], st, conditional)
+            elif isinstance(st, ast.If):
+                tc = type_checking(st.test)
+                if tc is None:
+                    visit(st.body, True)
+                    visit(st.orelse, True)
+                else:  # the branch that runs gets the enclosing level
+                    visit(st.orelse if tc else st.body, conditional)
+                    visit(st.body if tc else st.orelse, True)
+            elif isinstance(st, ast.Try):
+                visit(st.body, conditional)
+                for h in st.handlers:
+                    visit(h.body, True)
+                visit(st.orelse, conditional)
+                visit(st.finalbody, conditional)
+            elif isinstance(st, ast.With):
+                visit(st.body, conditional)
+
+    visit(body, False)
+    return out, stars
+
+
+def bound_import(st: Binder, name: str) -> Optional[ast.alias]:
+    """The alias of import statement ``st`` that binds ``name``."""
+    if isinstance(st, ast.Import):
+        return next((a for a in st.names if (a.asname or a.name.split(".")[0]) == name), None)
+    if isinstance(st, ast.ImportFrom):
+        return next((a for a in st.names if (a.asname or a.name) == name), None)
+    return None
 
 
 # --------------------------------------------------------------------------- folding
