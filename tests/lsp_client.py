@@ -1,115 +1,32 @@
 """A small Language Server Protocol client over stdio for the `vcfg lsp` tests and
-benchmark: JSON-RPC with ``Content-Length`` headers, a reader thread, every message
-kept (so a test can check that none carries a traceback)."""
+benchmark (the wire is tests/jsonrpc.py): every message kept, so a test can check that
+none carries a traceback."""
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any, Optional
 
-
-class LspError(RuntimeError):
-    def __init__(self, method: str, error: dict[str, Any]) -> None:
-        super().__init__(f"{method}: {error}")
-        self.error = error
+from jsonrpc import JsonRpcProcess, LspError  # noqa: F401  (LspError: for the tests)
 
 
-class Client:
+class Client(JsonRpcProcess):
     def __init__(self, argv: Optional[list[str]] = None, cwd: Optional[Path] = None,
                  env: Optional[dict[str, str]] = None) -> None:
-        argv = argv or [sys.executable, "-m", "vcfg", "lsp"]
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=cwd, env={**os.environ, **(env or {})})
-        self._id = 0
-        self._responses: dict[int, Any] = {}
-        self.messages: list[dict[str, Any]] = []  # everything the server sent
-        self.notifications: "queue.Queue[dict[str, Any]]" = queue.Queue()
-        self.server_requests: list[dict[str, Any]] = []
         #: the answer to the server's workspace/configuration requests (the vcfg section)
         self.configuration: Optional[dict[str, Any]] = None
-        self._cond = threading.Condition()
         self._versions: dict[str, int] = {}
-        self.stderr_chunks: list[bytes] = []
-        threading.Thread(target=self._read_loop, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
+        super().__init__(argv or [sys.executable, "-m", "vcfg", "lsp"], cwd, env)
 
-    # -- wire
-    def _send(self, msg: dict[str, Any]) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **msg}).encode("utf-8")
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
-        self.proc.stdin.flush()
-
-    def send_raw(self, data: bytes) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def _read_err(self) -> None:
-        assert self.proc.stderr is not None
-        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):  # type: ignore[union-attr]
-            self.stderr_chunks.append(chunk)
-
-    @property
-    def stderr(self) -> str:
-        return b"".join(self.stderr_chunks).decode("utf-8", "replace")
-
-    def _read_loop(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":", 1)[1])
-            if length is None:
-                continue
-            msg = json.loads(out.read(length))
-            self.messages.append(msg)
-            if "method" in msg and "id" in msg:
-                self.server_requests.append(msg)
-                items = msg.get("params", {}).get("items", [])
-                self._send({"id": msg["id"], "result": [self.configuration or {}] * len(items)
-                            if msg["method"] == "workspace/configuration" else None})
-            elif "method" in msg:
-                self.notifications.put(msg)
-            else:
-                with self._cond:
-                    self._responses[msg["id"]] = msg
-                    self._cond.notify_all()
-
-    def request(self, method: str, params: Any, timeout: float = 30) -> Any:
-        with self._cond:
-            self._id += 1
-            rid = self._id
-        self._send({"id": rid, "method": method, "params": params})
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while rid not in self._responses:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"no answer to {method}")
-                self._cond.wait(left)
-            msg = self._responses.pop(rid)
-        if "error" in msg:
-            raise LspError(method, msg["error"])
-        return msg.get("result")
-
-    def notify(self, method: str, params: Any) -> None:
-        self._send({"method": method, "params": params})
+    def answer(self, msg: dict[str, Any]) -> Any:
+        if msg["method"] != "workspace/configuration":
+            return None
+        return [self.configuration or {}] * len(msg.get("params", {}).get("items", []))
 
     # -- LSP
     def initialize(self, root: Path, *, pull: bool = False, options: Any = None,
