@@ -23,7 +23,7 @@ turns the raw value into a dict) and ``__dump__``.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:  # type checkers read a record's fields like a dataclass's
     from typing_extensions import dataclass_transform
@@ -258,10 +258,6 @@ def tuple_record(cls: Any) -> Any:
     return out
 
 
-def is_record(obj: Any) -> bool:
-    return hasattr(type(obj) if not isinstance(obj, type) else obj, "__record_fields__")
-
-
 def fields(cls_or_obj: Any) -> tuple[Field, ...]:
     cls: Any = cls_or_obj if isinstance(cls_or_obj, type) else type(cls_or_obj)
     return cls.__record_fields__  # type: ignore[no-any-return]
@@ -272,11 +268,6 @@ def replace(obj: Any, **changes: Any) -> Any:
     values = {f.name: getattr(obj, f.name) for f in fields(obj)}
     values.update(changes)
     return type(obj)(**values)
-
-
-def set_field(obj: Any, name: str, value: Any) -> None:
-    """Assign to a frozen record while it is being made (in ``__post_init__``)."""
-    obj.__dict__[name] = value
 
 
 # --------------------------------------------------------------------------- dump
@@ -516,5 +507,3 @@ def load(cls: Any, data: Any) -> Any:
     return _load(cls, data, ())
 
 
-def load_many(cls: Any, items: Iterable[Any]) -> list[Any]:
-    return [_load(cls, x, (i,)) for i, x in enumerate(items)]

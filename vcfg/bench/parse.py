@@ -135,8 +135,3 @@ def _refused(source: str, tool: str) -> VcfgError:
     )
 
 
-def load_all(paths: list[str]) -> list[BenchResult]:
-    out: list[BenchResult] = []
-    for path in paths:
-        out.extend(load(path))
-    return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from vcfg.records import tuple_record
 from vcfg.span import Span, join_spans  # the launch readers import them from here too
@@ -482,9 +482,6 @@ class Invocation:
         """The variables the program receives from the script (and prefixes)."""
         return {k: b for k, b in self.env.items() if b.exported and not b.unset and b.value is not None}
 
-    def arg_texts(self) -> list[Optional[str]]:
-        return [w.text for w in self.args]
-
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -569,5 +566,3 @@ def plan_to_json(plan: LaunchPlan) -> dict[str, Any]:
     }
 
 
-def words_text(words: Sequence[Word]) -> list[Optional[str]]:
-    return [w.text for w in words]

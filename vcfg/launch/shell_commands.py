@@ -94,10 +94,6 @@ def _basename(s: str) -> str:
     return s.rsplit("/", 1)[-1]
 
 
-def is_python(program: str) -> bool:
-    return bool(_PY_RE.match(_basename(program)))
-
-
 def module_kind(module: str) -> Optional[str]:
     """The launch kind of ``python -m module`` ("vllm-cli" for the vllm CLI), or None."""
     kind = MODULES.get(module)

@@ -3,7 +3,6 @@ history, knowledge and optional help texts put together."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -26,11 +25,6 @@ def load_catalog(version: Optional[str] = None, catalog_file: Optional[str] = No
             note = f"{catalog_file} is a catalog of vLLM {cat.vllm_version}, not {version}"
         return cat, note
     return store.load(version)
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> tuple[Catalog, ...]:
-    return tuple(store.load_exact(v) for v in store.bundled_versions())
 
 
 def history_for(cat: Catalog) -> History:
