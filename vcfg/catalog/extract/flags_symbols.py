@@ -81,8 +81,8 @@ class ModuleIndex:
         if isinstance(node, ast.Import):
             for a in node.names:
                 if (a.asname or a.name.split(".")[0]) == name:
-                    mod = a.name if a.asname else a.name.split(".")[0]
-                    return ModuleBinding(mod, self.path_of(mod))
+                    whole = a.name if a.asname else a.name.split(".")[0]
+                    return ModuleBinding(whole, self.path_of(whole))
             return None
         if isinstance(node, ast.ImportFrom):
             mod = self._import_target(path, node)
