@@ -146,13 +146,13 @@ def mask_holes(w: Word, table: list[Word]) -> Word:
     last = 0
     for h in sorted(w.holes, key=lambda h: h.at):
         if h.at > last:
-            acc.word(_cut(w, last, h.at, False)._replace(holes=()), False)
+            acc.word(_cut(w, last, h.at, False)._replace(holes=()), False)  # type: ignore[attr-defined]
             last = h.at
         mark = f"{HOLE_MARK}{len(table)}}}"
         table.append(_hole_word(h.reason, h.span))
         acc.text(mark, [Run(acc.n, len(mark), h.span, False)])
     if last < len(w.value):
-        acc.word(_cut(w, last, len(w.value), True)._replace(holes=()), False)
+        acc.word(_cut(w, last, len(w.value), True)._replace(holes=()), False)  # type: ignore[attr-defined]
     acc.started = True
     return acc.finish(w.span, w.raw)[0]
 

@@ -149,7 +149,7 @@ def rule_schemas(version: str) -> list[tuple[str, dict[str, Any]]]:
     for mod in rule_modules():
         entry = getattr(mod, "ENTRY", None)
         schema = getattr(entry, "schema", None)
-        if not schema or not applies(mod.RULE, version):
+        if entry is None or not schema or not applies(mod.RULE, version):
             continue
         if entry.versions and not _in(entry.versions, version):
             continue
