@@ -213,3 +213,136 @@ def test_quantization_a_known_plugin_registers_is_clean(tmp_path):
     assert lint(tmp_path, serve("--quantization ascend"), "0.33.0") == []
     text = serve("--quantization ascendd")
     assert lint(tmp_path, text, "0.33.0") == [("VC014", 1, col(text, "ascendd"), "error")]
+
+
+# --------------------------------------------------------------------------- VC231, VC232, enum keys
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_dotted_key_after_json_loses_the_connector(tmp_path, version):
+    kv = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+    text = serve(f"--kv-transfer-config '{kv}' --kv-transfer-config.kv_port 5601")
+    codes = lint(tmp_path, text, version)
+    assert ("VC231", 1, col(text, "--kv-transfer-config.kv_port"), "error") in codes
+
+
+@pytest.mark.parametrize("version", RELEASES)
+@pytest.mark.parametrize(("args", "at"), [
+    ("--kv-transfer-config.kv_role kv_producer", "--kv-transfer-config.kv_role"),
+    ("--kv-transfer-config '{}'", "{}"),
+    ('--kv-transfer-config \'{"kv_role":"kv_both"}\'', '{"kv_role"'),
+])
+def test_kv_config_without_connector(tmp_path, version, args, at):
+    text = serve(args)
+    assert lint(tmp_path, text, version) == [("VC231", 1, col(text, at), "error")]
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_kv_config_with_connector_or_offloading_is_clean(tmp_path, version):
+    for args in ("--kv-transfer-config.kv_connector NixlConnector --kv-transfer-config.kv_role kv_both",
+                 "--kv-offloading-size 4 --kv-transfer-config '{\"kv_role\":\"kv_both\"}'"):
+        assert [c for c, *_ in lint(tmp_path, serve(args), version) if c == "VC231"] == []
+
+
+def test_unknown_variable_with_fail_on_environ_validation(tmp_path):
+    text = "export VLLM_NOT_A_VARIABLE=1\nexport VLLM_LOGGING_LEVEL=DEBUG\n" + serve("--fail-on-environ-validation")
+    assert lint(tmp_path, text, "0.33.0") == [("VC232", 1, 8, "error")]
+    # without the flag vLLM only logs a warning: nothing to report for a name close to none
+    assert lint(tmp_path, "export VLLM_NOT_A_VARIABLE=1\n" + serve(""), "0.33.0") == []
+    # a misspelt name is VC101's warning without the flag, VC232's error with it
+    typo = "export VLLM_ENGINE_READY_TIMEOUT=1200\n"
+    assert lint(tmp_path, typo + serve(""), "0.33.0") == [("VC101", 1, 8, "warning")]
+    assert lint(tmp_path, typo + serve("--fail-on-environ-validation"), "0.33.0") == [("VC232", 1, 8, "error")]
+
+
+@pytest.mark.parametrize("version", RELEASES)
+@pytest.mark.parametrize(("args", "bad"), [
+    ('--compilation-config \'{"mode":7}\'', "7}"),
+    ('--compilation-config \'{"mode":"VLLM_COMPILED"}\'', '"VLLM_COMPILED"'),
+    ('--compilation-config \'{"cudagraph_mode":"FULLL"}\'', '"FULLL"'),
+    ("--compilation-config.mode 9", "9"),
+    ("--compilation-config.cudagraph_mode PIECEWIS", "PIECEWIS"),
+])
+def test_compilation_enum_keys(tmp_path, version, args, bad):
+    text = serve(args)
+    assert lint(tmp_path, text, version) == [("VC025", 1, col(text, bad), "error")]
+
+
+@pytest.mark.parametrize("version", RELEASES)
+@pytest.mark.parametrize("args", [
+    '--compilation-config \'{"mode":3}\'', '--compilation-config \'{"mode":"vllm_compile"}\'',
+    '--compilation-config \'{"cudagraph_mode":"full_and_piecewise"}\'',
+    '--compilation-config \'{"cudagraph_mode":2}\'', "--compilation-config.mode 3", "-O3", "-O0",
+])
+def test_compilation_enum_keys_valid(tmp_path, version, args):
+    assert lint(tmp_path, serve(args), version) == []
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_optimization_level_outside_the_enum(tmp_path, version):
+    text = serve("-O7")
+    assert lint(tmp_path, text, version) == [("VC014", 1, col(text, "7"), "error")]
+
+
+# --------------------------------------------------------------------------- field validators
+
+
+@pytest.mark.parametrize(("args", "bad", "code"), [
+    # a wrap validator that only lets None through: anything else is judged
+    ('--compilation-config \'{"pass_config":{"fuse_norm_quant":"maybe"}}\'', '"maybe"', "VC024"),
+    ('--kernel-config \'{"enable_jit_warmup":"maybe"}\'', '"maybe"', "VC024"),
+    ('--compilation-config \'{"max_cudagraph_capture_size":"abc"}\'', '"abc"', "VC024"),
+    # a before validator that lower-cases text and turns "-" into "_": then the Literal
+    ('--kernel-config \'{"moe_backend":"auot"}\'', '"auot"', "VC025"),
+])
+def test_keys_behind_a_field_validator_are_judged(tmp_path, args, bad, code):
+    text = serve(args)
+    assert lint(tmp_path, text, "0.33.0") == [(code, 1, col(text, bad), "error")]
+
+
+@pytest.mark.parametrize("args", [
+    '--compilation-config \'{"pass_config":{"fuse_norm_quant":null}}\'',
+    '--compilation-config \'{"pass_config":{"fuse_norm_quant":true}}\'',
+    '--kernel-config \'{"moe_backend":"AUTO"}\'',
+    '--kernel-config \'{"moe_backend":"batched-triton"}\'',
+])
+def test_what_a_field_validator_accepts_is_clean(tmp_path, args):
+    assert lint(tmp_path, serve(args), "0.33.0") == []
+
+
+def test_validator_shapes_read_from_source():
+    import ast
+
+    from vcfg.catalog.extract.configs_validators import class_validators
+
+    src = '''
+class K:
+    @field_validator("a", "b", mode="wrap")
+    @classmethod
+    def _skip(cls, value, handler):
+        """doc"""
+        if value is None:
+            return value
+        return handler(value)
+
+    @field_validator("c", mode="before")
+    @classmethod
+    def _norm(cls, value):
+        if isinstance(value, str):
+            return value.lower().replace("-", "_")
+        return value
+
+    @field_validator("d", mode="before")
+    @classmethod
+    def _other(cls, value):
+        return int(value) + 1
+
+    @field_validator("e")
+    @classmethod
+    def _after(cls, value):
+        raise ValueError("no")
+'''
+    cdef = ast.parse(src).body[0]
+    # each with the line of its ``def``
+    assert class_validators(cdef) == {"a": ("none", 5), "b": ("none", 5), "c": ("lower-dash", 13),
+                                      "d": ("coerce", 20)}

@@ -118,6 +118,11 @@ class ConfigField(_Frozen):
     )
     init: bool = True
     init_var: bool = False
+    #: a ``@field_validator`` that sees the value before pydantic: ``none`` (lets None
+    #: through), ``lower-dash``/``upper`` (normalises text), ``coerce`` (anything else:
+    #: the value is not judged); see vcfg/catalog/extract/configs_validators.py
+    validator: Optional[str] = None
+    validator_loc: Optional[Loc] = None
     loc: Loc
 
 
@@ -240,6 +245,10 @@ class ValueSet(_Frozen):
     case_insensitive: bool = False
     #: values vLLM maps away before the check ("auto", "none")
     also: list[str] = field(default_factory=list)
+    #: the integers that also select a name (an ``IntEnum``'s or ``Enum``'s member
+    #: values: ``CompilationMode`` 0-3); ``dest`` is then ``Class.field`` of a config
+    #: key, judged inside the option's JSON
+    numbers: list[int] = field(default_factory=list)
     #: a boolean dest that must be set for vLLM to check (--enable-auto-tool-choice)
     when: Optional[str] = None
     #: dests that let a plugin add names (the check stands down when given)

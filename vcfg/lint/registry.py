@@ -77,6 +77,8 @@ RULE_MODULES: tuple[str, ...] = (
     "vc228_log_outputs_without_log_requests",
     "vc229_auto_tool_choice_without_parser",
     "vc230_max_model_len_zero",
+    "vc231_kv_config_without_connector",
+    "vc232_environ_validation_fails",
     "vc260_missing_config_key",
     "vc261_kv_cache_dtype_not_model_dtype",
     "vc262_quantization_unquantized_checkpoint",

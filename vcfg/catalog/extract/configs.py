@@ -79,8 +79,9 @@ from vcfg.catalog.extract.configs_types import _merge_literals, _Types, _union_t
 from vcfg.catalog.extract.configs_values import _Values
 from vcfg.catalog.extract.pysource import last_name
 from vcfg.catalog.extract.source import VllmSource
+from vcfg.catalog.extract.configs_validators import class_validators
 from vcfg.catalog.model import ConfigClass, ConfigField, Constraint, Loc
-from vcfg.records import dump, record
+from vcfg.records import dump, record, replace
 
 # --------------------------------------------------------------------------- classes
 
@@ -370,6 +371,14 @@ class _Extractor:
     def _class(self, mod: _Module, cdef: ast.ClassDef) -> ConfigClass:
         deco = _decorators(cdef)
         fields = self.fields(mod, cdef)
+        validators = class_validators(cdef)
+        if validators:
+            star = validators.get("*")
+            fields = [
+                replace(f, validator=v[0], validator_loc=Loc(file=mod.rel, line=v[1]))
+                if (v := validators.get(f.name) or star) is not None else f
+                for f in fields
+            ]
         # >= 0.16 @config builds ConfigDict(extra="forbid") and merges the given one
         # (config/utils.py:71 @0.33); older classes forbid only when told to.
         forbid = deco.extra == "forbid" if deco.extra is not None else deco.new_shape

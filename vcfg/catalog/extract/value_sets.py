@@ -92,6 +92,29 @@ def _enum_members(src: VllmSource, rel: str, name: str) -> Optional[tuple[list[s
     return None
 
 
+def _enum_ints(src: VllmSource, rel: str, name: str) -> Optional[tuple[list[str], list[int], Loc]]:
+    """The members of enum ``name`` whose value is an int literal: (names, values, where)
+    (``CUDAGraphMode.FULL_DECODE_ONLY = (FULL, NONE)`` is a name but not a number)."""
+    tree = src.tree(rel)
+    if tree is None:
+        return None
+    for st in tree.body:
+        if isinstance(st, ast.ClassDef) and st.name == name:
+            names: list[str] = []
+            numbers: list[int] = []
+            for b in st.body:
+                if not (isinstance(b, ast.Assign) and len(b.targets) == 1 and isinstance(b.targets[0], ast.Name)):
+                    continue
+                t = b.targets[0].id
+                if t.startswith("_") or not t.isupper():
+                    continue
+                names.append(t)
+                if isinstance(b.value, ast.Constant) and type(b.value.value) is int:
+                    numbers.append(b.value.value)
+            return (names, numbers, Loc(file=rel, line=st.lineno)) if names else None
+    return None
+
+
 def _registry(src: VllmSource, index: ModuleIndex, rel: str, manager: str) -> Optional[tuple[list[str], Loc]]:
     loc = _class_line(src, rel, manager)
     if loc is None:
@@ -140,7 +163,39 @@ def extract_value_sets(src: VllmSource) -> list[ValueSet]:
         add(_literal_alias(src, "vllm/config/cache.py", "CacheDType"),
             _line_of(src, ("vllm/config/cache.py",), "if not is_known_kv_cache_dtype(cache_dtype)"),
             name="KV cache dtypes", dest="kv_cache_dtype", stage="when the engine config is built")
+    _enum_sets(src, out)
     return out
+
+
+_COMPILATION = "vllm/config/compilation.py"
+
+
+def _enum_sets(src: VllmSource, out: list[ValueSet]) -> None:
+    """Enum-typed config fields whose before-validator looks a text value up by name
+    (upper-cased) and leaves a number to pydantic's enum check (the member values):
+    CompilationConfig.mode (0.33.0 config/compilation.py:853-871, from 0.11) and
+    .cudagraph_mode (:873-879: ``CUDAGraphMode[value.upper()]``, a KeyError for an
+    unknown name, from 0.10.2); and ``--optimization-level`` (``-O``), a plain
+    ``OptimizationLevel`` IntEnum field of VllmConfig (0.33.0 config/vllm.py:435, from
+    0.12), which takes a member value written as digits."""
+    mode = _enum_ints(src, _COMPILATION, "CompilationMode")
+    check = _line_of(src, (_COMPILATION,), "not in CompilationMode.__members__")
+    if mode is not None and check is not None:
+        out.append(ValueSet(name="compilation modes", dest="CompilationConfig.mode", values=mode[0],
+                            numbers=mode[1], case_insensitive=True, loc=mode[2], check=check,
+                            stage="at parse time (vllm exits 2)"))
+    graph = _enum_ints(src, _COMPILATION, "CUDAGraphMode")
+    check = _line_of(src, (_COMPILATION,), "CUDAGraphMode[value.upper()]")
+    if graph is not None and check is not None:
+        out.append(ValueSet(name="CUDA graph modes", dest="CompilationConfig.cudagraph_mode",
+                            values=graph[0], numbers=graph[1], case_insensitive=True, loc=graph[2],
+                            check=check, stage="at parse time (a KeyError: vllm exits with a traceback)"))
+    level = _enum_ints(src, "vllm/config/vllm.py", "OptimizationLevel")
+    check = _line_of(src, ("vllm/config/vllm.py",), "optimization_level: OptimizationLevel")
+    if level is not None and check is not None and level[1]:
+        out.append(ValueSet(name="optimization levels", dest="optimization_level",
+                            values=[str(n) for n in level[1]], loc=level[2], check=check,
+                            stage="when the engine config is built"))
 
 
 def _maps_none(src: VllmSource) -> bool:

@@ -196,12 +196,13 @@ def ignored_note(target: Target) -> str:
     return f"vllm {target.version} silently ignores it{later}"
 
 
-#: fields with a ``@field_validator(mode="before"|"wrap")``: it may turn other inputs
-#: into valid ones (upper-casing a backend name, letting None through), so their
-#: values are not judged.  Union over the bundled releases, read from the sources
-#: (0.33.0 config/attention.py:218-240, compilation.py:853-899, kernel.py:66-438,
-#: quantization.py:136-152; 0.12.0 compilation.py:193-201).  ``*``: every field.
-#: vcfg's catalog does not record validators yet.
+#: fields with a ``@field_validator(mode="before"|"wrap")`` that may turn other inputs
+#: into valid ones, for a catalog built before vcfg read validators (a class none of
+#: whose fields has ``ConfigField.validator`` set).  Catalogs built now carry each
+#: field's validator and its shape (vcfg/catalog/extract/configs_validators.py), and
+#: that is what is used.  Union over the bundled releases (0.33.0 config/attention.py:
+#: 218-240, compilation.py:853-899, kernel.py:66-438, quantization.py:136-152; 0.12.0
+#: compilation.py:193-201).  ``*``: every field.
 COERCED: dict[str, frozenset[str]] = {
     "AttentionConfig": frozenset({"backend", "mla_prefill_backend", "backend_per_kind"}),
     "CompilationConfig": frozenset({
@@ -225,11 +226,37 @@ COERCED: dict[str, frozenset[str]] = {
 
 
 def judged_field(cls: ConfigClass, key: str) -> Optional[ConfigField]:
-    """The settable field whose JSON values vcfg may judge (no coercing validator)."""
-    coerced = COERCED.get(cls.name, frozenset())
-    if key in coerced or "*" in coerced:
+    """The settable field whose JSON values vcfg may judge: no validator that coerces
+    (a validator that lets None through or normalises text is fine: `judged_value`)."""
+    f = settable(cls, key)
+    if f is None:
         return None
-    return settable(cls, key)
+    if f.validator is not None:
+        return None if f.validator == "coerce" else f
+    if not any(x.validator for x in cls.fields):  # an older catalog: no validators read
+        coerced = COERCED.get(cls.name, frozenset())
+        if key in coerced or "*" in coerced:
+            return None
+    return f
+
+
+_SKIP: Any = object()
+
+
+def judged_value(f: ConfigField, v: Any) -> Any:
+    """What pydantic judges after the field's validator ran on ``v`` (``_SKIP``: the
+    validator returns it as it is, there is nothing to judge)."""
+    if f.validator == "none" and v is None:
+        return _SKIP
+    if isinstance(v, str) and f.validator == "lower-dash":
+        return v.lower().replace("-", "_")
+    if isinstance(v, str) and f.validator == "upper":
+        return v.upper()
+    return v
+
+
+def is_skipped(v: Any) -> bool:
+    return v is _SKIP
 
 
 def shown(v: Any) -> str:

@@ -11,7 +11,9 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.launch.args.lax import HRI_TEXT, field_accepts
 from vcfg.lint.rules._args import parsed, span
-from vcfg.lint.rules._config_json import config_objects, judged_field, shown, value_span
+from vcfg.lint.rules._config_json import (
+    config_objects, is_skipped, judged_field, judged_value, shown, value_span,
+)  # fmt: skip
 
 RULE = Rule(
     code="VC024",
@@ -24,7 +26,11 @@ RULE = Rule(
         "not a number, a number where text is expected, or null where the field does "
         "not allow it stops the server."
     ),
-    when_vllm_fails="at parse time: vllm exits 2 with a pydantic validation error",
+    when_vllm_fails=(
+        "at parse time for a config option's JSON (vllm exits 2 with a pydantic validation "
+        "error); for text where `--hf-overrides` (or another dict-or-text option) needs an "
+        "object, when the engine config is built, before the model loads"
+    ),
     example=(
         "vllm serve facebook/opt-125m \\\n"
         "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_port\":\"21k\"}'\n"
@@ -44,7 +50,10 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for obj in config_objects(lc):
         for key, v in obj.value.items():
             f = judged_field(obj.cls, key)
-            if f is None or field_accepts(f, v) is not False or _is_choice_problem(f, v):
+            if f is None:
+                continue
+            jv = judged_value(f, v)
+            if is_skipped(jv) or field_accepts(f, jv) is not False or _is_choice_problem(f, jv):
                 continue
             yield RULE.diag(
                 value_span(lc, obj, key),

@@ -10,7 +10,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.launch.args.lax import field_accepts
 from vcfg.lint.rules._config_json import (
-    ROLE, ConfigObject, config_objects, connector_name, judged_field, shown, value_span,
+    ROLE, ConfigObject, config_objects, connector_name, judged_field, judged_value, shown, value_span,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean
 
@@ -22,9 +22,14 @@ RULE = Rule(
     why=(
         "Fields such as KVTransferConfig.kv_role accept a fixed set of values "
         "(kv_producer, kv_consumer, kv_both). A misspelling, a different case or a "
-        "word like \"decode\" stops the server when the JSON is read."
+        "word like \"decode\" stops the server when the JSON is read. Enum-typed keys "
+        "(CompilationConfig's `mode` and `cudagraph_mode`) take a member's name in any "
+        "case or its number; vcfg reads both from the release's source."
     ),
-    when_vllm_fails="at parse time: vllm exits 2 with a literal_error listing the choices",
+    when_vllm_fails=(
+        "at parse time: vllm exits 2 with a literal_error listing the choices; an unknown "
+        "`cudagraph_mode` name raises a KeyError there (a traceback)"
+    ),
     example=(
         "vllm serve facebook/opt-125m \\\n"
         "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"decode\"}'\n"
@@ -37,12 +42,18 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    enums = {vs.dest: vs for vs in lc.catalog.value_sets if "." in vs.dest}
     for obj in config_objects(lc):
         for key, v in obj.value.items():
+            vs = enums.get(f"{obj.cls.name}.{key}")
+            if vs is not None:
+                yield from _enum_member(lc, obj, key, v, vs)
+                continue
             f = judged_field(obj.cls, key)
             if f is None or "Literal" not in f.hints or not f.choices:
                 continue
-            if not isinstance(v, (str, int, float)) or isinstance(v, bool) or field_accepts(f, v) is not False:
+            jv = judged_value(f, v)
+            if not isinstance(jv, (str, int, float)) or isinstance(jv, bool) or field_accepts(f, jv) is not False:
                 continue
             choices = ", ".join(f"`{c}`" for c in f.choices)
             near = _suggest(lc, obj, f, v)
@@ -68,3 +79,27 @@ def _suggest(lc: LaunchContext, obj: ConfigObject, f: ConfigField, v: Any) -> Op
             if roles is not None and side in v.lower() and getattr(roles, side):
                 return " or ".join(f"`{r}`" for r in getattr(roles, side)) + f" (a {side} instance of {name})"
     return None
+
+
+def _enum_member(lc: LaunchContext, obj: ConfigObject, key: str, v: Any, vs: Any) -> Iterator[Diagnostic]:
+    """An enum-typed key whose validator looks text up by (upper-cased) name and leaves a
+    number to pydantic's enum check (the catalog's value set for ``Class.field``)."""
+    if isinstance(v, str):
+        if (v.upper() if vs.case_insensitive else v) in vs.values:
+            return
+    elif type(v) is int:
+        if v in vs.numbers:
+            return
+    else:
+        return  # a float, a list (a tuple member's value), null: not judged
+    near = did_you_mean(v.upper(), vs.values, cutoff=0.6) if isinstance(v, str) else []
+    names = ", ".join(f"`{n}`" for n in vs.values)
+    nums = ", ".join(str(n) for n in vs.numbers)
+    help = (f"did you mean `{near[0]}`? " if near else "") + f"expected one of {names}" + (
+        f" or a number {nums}" if nums else "")
+    yield RULE.diag(
+        value_span(lc, obj, key),
+        f"`{shown(v).strip(chr(34))}` is not one of vllm's {vs.name} for `{key}`; vllm stops {vs.stage} ({vs.check})",
+        help=help,
+        notes=(f"the names are defined at {vs.loc}",),
+    )

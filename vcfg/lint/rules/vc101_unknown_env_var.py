@@ -9,6 +9,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import DIRECT_READS, is_serve, near_miss, script_bindings
 from vcfg.lint.rules._util import first_absent_since, first_present_after, name_span
+from vcfg.lint.rules.vc232_environ_validation_fails import FLAG_DEST
 
 RULE = Rule(
     code="VC101",
@@ -29,8 +30,8 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    if not is_serve(lc):
-        return
+    if not is_serve(lc) or _fails_on_environ(lc):
+        return  # VC232 reports every unknown name as an error
     cat, target = lc.catalog, lc.target
     allowed = set(target.config.allowed_env) | DIRECT_READS
     for b in script_bindings(lc):
@@ -60,3 +61,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             f"unknown vLLM variable `{name}`",
             help=f"did you mean `{near[0]}`?",
         )
+
+
+def _fails_on_environ(lc: LaunchContext) -> bool:
+    from vcfg.lint import constraints as c
+
+    return c.has_option(lc, FLAG_DEST) and c.option(lc, FLAG_DEST)[0] is True
