@@ -170,11 +170,14 @@ def run_vcfg(version: str, cases: list[Case], work: Path) -> dict[str, list[tupl
         p = d / f"launch-{c.id}.sh"
         p.write_text(script(c), encoding="utf-8")
         paths[str(p)] = c.id
+        for a in c.argv:  # a finding may sit in the --config file the launch reads
+            if a.endswith(".yaml"):
+                paths[a] = c.id
     r = lint_paths(list(paths), version, config=LintConfig())
-    assert r.internal_errors == []
+    assert r.internal_errors == [], r.internal_errors[:3]
     out: dict[str, list[tuple[str, str, str]]] = {c.id: [] for c in cases}
     for diag in r.diagnostics:
-        out[paths[diag.span.path]].append((diag.code, diag.severity, diag.message))
+        out[paths[diag.span.file]].append((diag.code, diag.severity, diag.message))
     return out
 
 
