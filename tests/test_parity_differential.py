@@ -68,6 +68,9 @@ PLATFORM_ONLY: dict[str, str] = {
     r"Model Runner V1 does not support": "Model Runner V2 needs Triton, absent on the CPU oracle",
     r"Couldn't instantiate the backend tokenizer": "the model folders hold no tokenizer",
     r"failed to be inspected": "the model class is inspected in a subprocess the CPU oracle cannot run",
+    r"only available on (CUDA|ROCm)": "a backend of another platform",
+    r"requires NVIDIA": "a CUDA-only feature",
+    r"invalid choice: 'cuda'": "the accelerator's device type among the choices (the CPU oracle has none)",
 }
 
 #: known disagreements: pattern on "<kind> <subject> <oracle message>" -> reason.  Each

@@ -133,6 +133,11 @@ class ConfigClass(_Frozen):
     bases: list[str] = field(default_factory=list)
     extra_forbid: bool = False
     fields: list[ConfigField] = field(default_factory=list)
+    #: vLLM builds the class only on a condition (``option:enable_lora``,
+    #: ``model:multimodal``), so its fields' bounds are checked only then; see
+    #: vcfg/catalog/extract/configs_conditional.py
+    built_when: Optional[str] = None
+    built_when_loc: Optional[Loc] = None
 
     def field(self, name: str) -> Optional[ConfigField]:
         for f in self.fields:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vcfg import __version__
 from vcfg.catalog.extract.configs import extract_configs
+from vcfg.catalog.extract.configs_conditional import conditional_classes
 from vcfg.catalog.extract.connectors import extract_connectors
 from vcfg.catalog.extract.envs import extract_env_vars
 from vcfg.catalog.extract.flags import extract_flags
@@ -12,7 +13,7 @@ from vcfg.catalog.extract.sites import extract_sites
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.catalog.extract.value_sets import extract_value_sets
 from vcfg.errors import VcfgError
-from vcfg.records import RecordError, dump, load
+from vcfg.records import RecordError, dump, load, replace
 
 
 def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
@@ -28,6 +29,9 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
             hint="pass --vllm-version X with --source",
         )
     configs = extract_configs(src)
+    conditional = conditional_classes(src)
+    configs = [replace(c, built_when=conditional[c.name][0], built_when_loc=conditional[c.name][1])
+               if c.name in conditional else c for c in configs]
     connectors = extract_connectors(src)
     cat = Catalog(
         vllm_version=version,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic, Severity
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
+from vcfg.lint import constraints as cons
 from vcfg.lint.rules._config_json import config_objects, judged_field, value_span
 
 RULE = Rule(
@@ -47,12 +48,18 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if fld is None or fld.constraint is None:
             continue
         need = _violated(fld.constraint, v)
-        if need:
-            yield RULE.diag(
-                span(lc, ov.value_span or ov.span),
-                f"`{f.long_name}` must be {need}, got {_num(v)}",
-                help=f"{f.config_class}.{f.config_field} is declared with these bounds",
-            )
+        if not need:
+            continue
+        severity, notes = _built(lc, cls)
+        if severity is None:
+            continue
+        yield RULE.diag(
+            span(lc, ov.value_span or ov.span),
+            f"`{f.long_name}` must be {need}, got {_num(v)}",
+            help=f"{f.config_class}.{f.config_field} is declared with these bounds",
+            notes=notes,
+            severity=severity,
+        )
     # the same bounds on the keys of JSON-valued options (one walk: VC022-VC025's)
     for obj in config_objects(lc):
         for key, v in obj.value.items():
@@ -68,6 +75,27 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                     f"`{key}` in {obj.where} must be {need}, got {_num(v)}",
                     help=f"{obj.cls.name}.{key} is declared with these bounds at {fld.loc}",
                 )
+
+
+def _built(lc: LaunchContext, cls: Any) -> tuple[Optional[Severity], tuple[str, ...]]:
+    """(severity, notes) of a bound on a field of ``cls``, which vLLM may build only on a
+    condition (``ConfigClass.built_when``): None when the condition is known not to
+    hold (LoRAConfig without --enable-lora: the value is never checked), a warning when
+    vcfg cannot tell (MultiModalConfig: only for a multimodal model)."""
+    when = getattr(cls, "built_when", None)
+    if not when:
+        return "error", ()
+    kind, _, what = when.partition(":")
+    if kind == "option":
+        on, _ = cons.option(lc, what)
+        if on is True:
+            return "error", ()
+        if on is False or on is None:
+            return None, ()
+        return "warning", (f"vllm builds {cls.name} only with `--{what.replace('_', '-')}` ({cls.built_when_loc})",)
+    if kind == "model":
+        return "warning", (f"vllm builds {cls.name} only for a {what} model ({cls.built_when_loc})",)
+    return "error", ()
 
 
 def _violated(c, v):  # type: ignore[no-untyped-def]
