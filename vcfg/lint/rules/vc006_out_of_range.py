@@ -8,7 +8,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic, Severity
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
-from vcfg.lint import constraints as cons
+from vcfg.lint.options import option
 from vcfg.lint.rules._config_json import config_objects, judged_field, value_span
 
 RULE = Rule(
@@ -87,7 +87,7 @@ def _built(lc: LaunchContext, cls: Any) -> tuple[Optional[Severity], tuple[str, 
         return "error", ()
     kind, _, what = when.partition(":")
     if kind == "option":
-        on, _ = cons.option(lc, what)
+        on = option(lc, what).value
         if on is True:
             return "error", ()
         if on is False or on is None:

@@ -64,6 +64,6 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
 
 
 def _fails_on_environ(lc: LaunchContext) -> bool:
-    from vcfg.lint import constraints as c
+    from vcfg.lint.options import option
 
-    return c.has_option(lc, FLAG_DEST) and c.option(lc, FLAG_DEST)[0] is True
+    return option(lc, FLAG_DEST).value is True

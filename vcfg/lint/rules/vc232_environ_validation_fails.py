@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint import constraints as c
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import is_serve, near_miss, script_bindings
 from vcfg.lint.rules._util import name_span
@@ -38,10 +38,7 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    if not is_serve(lc) or not c.has_option(lc, FLAG_DEST):
-        return
-    value, _ = c.option(lc, FLAG_DEST)
-    if value is not True:
+    if not is_serve(lc) or option(lc, FLAG_DEST).value is not True:
         return
     cat, target = lc.catalog, lc.target
     for b in script_bindings(lc):
