@@ -107,6 +107,9 @@ def flag_cases(cat: Catalog, flag: Flag, value_class: Optional[str]) -> Iterator
     vs = cat.value_set(flag.dest)
     fld = _field_of(cat, flag)
     con = fld.constraint if fld is not None else None
+    cls = cat.config(flag.config_class) if flag.config_class else None
+    if cls is not None and (cls.built_when or "").startswith("option:"):
+        con = None  # LoRAConfig's bounds hold only with --enable-lora (ConfigClass.built_when)
     num = _number_kind(flag)
 
     def case(kind: str, value: Any, bad: bool) -> Case:

@@ -51,12 +51,17 @@ RELEASES = ("0.33.0", "0.13.0")
 THRESHOLD = 0.99
 MIN_CASES = 1000
 
-#: rule code -> (the stage at which vLLM fails, why), for a vcfg error on a launch whose
-#: engine config vLLM builds: the driver does not go that far
-LATER_STAGE: dict[str, tuple[str, str]] = {
-    "VC102": ("first read of the variable", "envs.py parses the value when a module reads it, after the engine config"),
-    "VC027": ("engine start-up", "an unregistered connector is looked up when the KV connector is created"),
-}
+#: (rule code, subject pattern or None, the stage at which vLLM fails, why), for a vcfg
+#: error on a launch whose engine config vLLM builds: the driver stops before that
+LATER_STAGE: list[tuple[str, Optional[str], str, str]] = [
+    ("VC102", None, "first read of the variable",
+     "envs.py parses the value when a module reads it, after the engine config"),
+    ("VC027", None, "engine start-up",
+     "an unregistered connector is looked up when the KV connector is created"),
+    ("VC014", r"^--reasoning-parser$", "start-up, once the engine runs (0.13)",
+     "0.13's serve check reads structured_outputs_config before --reasoning-parser is "
+     "copied into it; the parser is looked up when the OpenAI server's handlers are built"),
+]
 
 #: a refusal the CPU oracle makes because it runs on a CPU (or without a compiled op):
 #: a GPU deployment would not see it.  Pattern on the oracle's message -> why.
@@ -75,7 +80,34 @@ PLATFORM_ONLY: dict[str, str] = {
 
 #: known disagreements: pattern on "<kind> <subject> <oracle message>" -> reason.  Each
 #: is listed in the report; they still count against the threshold.
-KNOWN: dict[str, str] = {}
+_MODEL = "needs the model's config.json: a model-config check (VC260-VC279), not yet in vcfg"
+KNOWN: dict[str, str] = {
+    r'kv_cache_dtype="\w+" is incompatible with dtype': _MODEL,
+    r"max_num_batched_tokens \(\d+\) is smaller than max_model_len": _MODEL,
+    r"Unsupported speculative method: 'mtp'": _MODEL,
+    r"Non-MoE models do not support external data parallel": _MODEL,
+    r"Decode context parallelism for GQA/MQA requires": _MODEL,
+    r"is not supported for architecture": _MODEL,
+    r"Cannot find the config file for awq|quantization method specified in the model config|"
+    r"Quantization method specified in the model config": _MODEL,
+    r"num_speculative_tokens must be provided with speculative model unless the draft model config": (
+        "depends on the draft model's config (n_predict), which vcfg does not read"),
+    r"only applicable when profiler is set to 'proton'|proton_profiler_dir must be set": (
+        "a ProfilerConfig cross-key validator vcfg does not mirror yet"),
+    r"pynccl communicator is incompatible with async EPLB": "an EPLBConfig cross-key validator vcfg does not mirror yet",
+    r"draft_lm_head_quantization is not supported for method": "a SpeculativeConfig cross-key validator vcfg does not mirror yet",
+    r"offload_num_in_group \(\d+\) must be <= offload_group_size": "an OffloadConfig validator vcfg does not mirror yet",
+    r"Stochastic rounding for Mamba cache requires": "a VllmConfig cross-check vcfg does not mirror yet",
+    r"Unable to use nsight profiling unless workers run with Ray": (
+        "depends on the executor vLLM picks (Ray or not), which vcfg does not decide"),
+    r"Fault tolerance requires external load balancer": "a serve-time DP check vcfg does not mirror yet",
+    r"num_speculative_tokens was provided but without speculative model": (
+        "a SpeculativeConfig validator vcfg does not mirror yet (--spec-tokens alone)"),
+    r"sse-keep-alive-interval must be a non-negative": "a serve check on a flag without a config field (no bound in the catalog)",
+    r"--grpc-port requires VLLM_USE_RUST_FRONTEND": "a serve check on a flag and a variable vcfg does not mirror yet",
+    r"data_parallel_size_local|data_parallel_rpc_port|shutdown_timeout": (
+        "a bound on an EngineArgs field with no config field behind the flag (the catalog has no bound)"),
+}
 
 
 @dataclass
@@ -107,7 +139,9 @@ class Row:
     def later(self) -> Optional[tuple[str, str]]:
         if self.vllm_refuses or not self.vcfg_refuses:
             return None
-        excuses = [LATER_STAGE.get(c) for c in self.errors]
+        excuses = [next(((st, why) for code, pat, st, why in LATER_STAGE
+                         if code == c and (pat is None or re.search(pat, self.case.subject))), None)
+                   for c in self.errors]
         return excuses[0] if excuses and all(excuses) else None
 
     @property

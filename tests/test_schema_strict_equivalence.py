@@ -44,8 +44,10 @@ NOT_EXPRESSIBLE: dict[str, str] = {
 # cross-field: a finding about two or more options (or an option and the launch around it)
 for _code in ("VC201", "VC202", "VC209", "VC210", "VC211", "VC212", "VC213", "VC214", "VC215",
               "VC216", "VC218", "VC219", "VC220", "VC221", "VC222", "VC225", "VC226", "VC227",
-              "VC228", "VC229"):
+              "VC228", "VC229", "VC234", "VC235", "VC236", "VC237"):
     NOT_EXPRESSIBLE[_code] = "cross-field: it relates several options' values"
+NOT_EXPRESSIBLE["VC231"] = ("cross-field: a KV transfer config without kv_connector fails unless "
+                             "--kv-offloading-size (another option) fills the connector in")
 # the environment and the machine: variables, GPUs, hosts, other files of the deployment
 for _code in ("VC203", "VC217", "VC306"):
     NOT_EXPRESSIBLE[_code] = "the machine: the number of GPUs on the host"
