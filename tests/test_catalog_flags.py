@@ -742,7 +742,10 @@ def test_every_release_extracts_quickly(version):
     report = extract_flags_report(src, configs)
     elapsed = time.perf_counter() - t
     assert len(_options(report.flags)) > 130  # 0.8.3: 135
-    assert report.notes == []
+    # 0.8.0-0.8.3 write every add_argument out by hand (no _compute_kwargs, no
+    # get_kwargs): the extractor says it assumed the newest rules, which nothing uses
+    by_hand = version in ("0.8.0", "0.8.1", "0.8.2", "0.8.3")
+    assert report.notes == (["no _compute_kwargs: 0.33 rules assumed"] if by_hand else [])
     assert elapsed < 2.0
 
 

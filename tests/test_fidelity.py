@@ -47,12 +47,12 @@ FIDELITY_VERSIONS = release_params(cannot_run=CANNOT_RUN, known=KNOWN_DIFFERENCE
 #: catalog is the `vllm serve` parser, the oracle's own argv has no 'serve'.
 ABSENT_UNDER_SERVE = {"0.9.0": {"--model"}, "0.9.0.1": {"--model"}}
 
-#: Choices vLLM picks by hash order, by release: 0.8.5.post1 types
+#: Choices vLLM picks by hash order, by release: 0.8.5 and 0.8.5.post1 type
 #: --guided-decoding-backend as a Union of two Literals and get_kwargs takes whichever
 #: the set of type hints yields first (engine/arg_utils.py:153 @0.8.5.post1), so a run
 #: gets one list or the other.  The catalog keeps both (never a false finding); the
 #: oracle's list must be one of the two (V0's is the union itself).
-HASH_ORDER_CHOICES = {"0.8.5.post1": {"--guided-decoding-backend"}}
+HASH_ORDER_CHOICES = {"0.8.5": {"--guided-decoding-backend"}, "0.8.5.post1": {"--guided-decoding-backend"}}
 
 #: Defaults vcfg stores as ``{"$dynamic": ...}`` on purpose, by first option string.
 #: Each is read from a VLLM_* environment variable when the parser is built; the
@@ -223,7 +223,7 @@ def test_catalog_agrees_with_real_parser(version: str, oracle_python: Path) -> N
     assert dump["vllm_version"] == version
     if tree is not None:
         assert Path(dump["vllm_path"]).resolve() == (tree / "vllm").resolve()
-    assert len(dump["actions"]) > 100 and len(dump["env_var_names"]) > 100
+    assert len(dump["actions"]) > 100 and len(dump["env_var_names"]) > 90  # 0.8.0: 94
 
     catalog = build_catalog(src)
     absent = ABSENT_UNDER_SERVE.get(version, set())
