@@ -58,11 +58,15 @@ def main() -> None:
 
     print(f"vcfg catalog benchmark, vllm {version}, {os.cpu_count()} cpus")
     print(f"  build from extracted source   {build * 1000:8.1f} ms (median of 3)")
-    print(f"  load bundled catalog (warm)   {load * 1000:8.1f} ms (median of 20, {len(text) // 1024} KiB of rows "
-          f"+ the {facts.stat().st_size // 1024} KiB facts table; unchecked, entries built when read)")
+    print(
+        f"  load bundled catalog (warm)   {load * 1000:8.1f} ms (median of 20, {len(text) // 1024} KiB of rows "
+        f"+ the {facts.stat().st_size // 1024} KiB facts table; unchecked, entries built when read)"
+    )
     print(f"  load it checked, as a user's  {checked * 1000:8.1f} ms (median of 20)")
     print(f"  python -c pass                {bare * 1000:8.1f} ms   (baseline)")
-    print(f"  python: import + load catalog {cold_load * 1000:8.1f} ms   = {cold_load / bare:.1f}x the bare interpreter")
+    print(
+        f"  python: import + load catalog {cold_load * 1000:8.1f} ms   = {cold_load / bare:.1f}x the bare interpreter"
+    )
     oracle = Path(os.environ.get("VCFG_CACHE_DIR", Path.home() / ".cache" / "vcfg")) / "oracle-venv" / "bin" / "python"
     if oracle.exists():
         env = dict(os.environ, VLLM_TARGET_DEVICE="cpu")

@@ -40,12 +40,15 @@ def _laughs(levels: int = 9) -> str:
 def _pods(n: int) -> str:
     return "---\n".join(
         f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\nspec:\n  containers:\n  - name: v\n"
-        "    image: vllm/vllm-openai:v0.10.2\n    args: [\"m\", \"--port\", \"8000\"]\n" for i in range(n))
+        '    image: vllm/vllm-openai:v0.10.2\n    args: ["m", "--port", "8000"]\n'
+        for i in range(n)
+    )
 
 
 def _services(n: int) -> str:
     return "services:\n" + "".join(
-        f"  s{i}:\n    image: vllm/vllm-openai:v0.10.2\n    command: [\"m\", \"--port\", \"8000\"]\n" for i in range(n))
+        f'  s{i}:\n    image: vllm/vllm-openai:v0.10.2\n    command: ["m", "--port", "8000"]\n' for i in range(n)
+    )
 
 
 def _fill(path: Path, unit: bytes, size: int = 20 * MiB - 4096) -> None:
@@ -70,6 +73,7 @@ def _w(name: str, text: str | bytes) -> Callable[[Path], None]:
         p = d / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(text.encode() if isinstance(text, str) else text)
+
     return build
 
 
@@ -77,6 +81,7 @@ def _all(*builds: Callable[[Path], None]) -> Callable[[Path], None]:
     def build(d: Path) -> None:
         for b in builds:
             b(d)
+
     return build
 
 
@@ -100,50 +105,99 @@ SHARED_SH = "".join("CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\n" for _ 
 CASES: dict[str, Case] = {
     # numbers
     "flag int of 100,000 digits": (_w("s.sh", f"vllm serve m --tensor-parallel-size {NINES}\n"), LINT + ["s.sh"]),
-    "JSON int of 100,000 digits": (_w("s.sh", "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
-                                             f"\"kv_role\":\"kv_both\",\"kv_port\":{NINES}}}'\n"), LINT + ["s.sh"]),
-    "YAML int of 5,000 digits (--config)": (_all(_w("c.yaml", "model: m\nmax_model_len: " + "9" * 5000 + "\n"),
-                                                 _w("s.sh", "vllm serve --config c.yaml\n")), LINT + ["s.sh"]),
-    "bench JSON int of 5,000 digits": (_w("r.json", '{"completed": ' + "9" * 5000 + "}"), ["bench", "analyze", "r.json"]),
-    "gpu-memory of 5,000 digits": (_all(_w(".vcfg.toml", 'gpu-memory = "' + "9" * 5000 + ' GiB"\n'),
-                                        _w("s.sh", "vllm serve m\n")), LINT + ["s.sh"]),
+    "JSON int of 100,000 digits": (
+        _w(
+            "s.sh",
+            'vllm serve m --kv-transfer-config \'{"kv_connector":"NixlConnector",'
+            f'"kv_role":"kv_both","kv_port":{NINES}}}\'\n',
+        ),
+        LINT + ["s.sh"],
+    ),
+    "YAML int of 5,000 digits (--config)": (
+        _all(_w("c.yaml", "model: m\nmax_model_len: " + "9" * 5000 + "\n"), _w("s.sh", "vllm serve --config c.yaml\n")),
+        LINT + ["s.sh"],
+    ),
+    "bench JSON int of 5,000 digits": (
+        _w("r.json", '{"completed": ' + "9" * 5000 + "}"),
+        ["bench", "analyze", "r.json"],
+    ),
+    "gpu-memory of 5,000 digits": (
+        _all(_w(".vcfg.toml", 'gpu-memory = "' + "9" * 5000 + ' GiB"\n'), _w("s.sh", "vllm serve m\n")),
+        LINT + ["s.sh"],
+    ),
     "version of 5,000 digits": (_w("s.sh", "vllm serve m\n"), LINT + ["--vllm-version", "0." + "9" * 5000, "s.sh"]),
-    "TOML nested 100,000 deep": (_all(_w(".vcfg.toml", "x = " + "[" * 100_000 + "]" * 100_000 + "\n"),
-                                      _w("s.sh", "vllm serve m\n")), LINT + ["s.sh"]),
+    "TOML nested 100,000 deep": (
+        _all(_w(".vcfg.toml", "x = " + "[" * 100_000 + "]" * 100_000 + "\n"), _w("s.sh", "vllm serve m\n")),
+        LINT + ["s.sh"],
+    ),
     # YAML
-    "billion laughs via --config": (_all(_w("lol.yaml", "model: m\n" + _laughs()),
-                                         _w("s.sh", "vllm serve --config lol.yaml\n")), LINT + ["s.sh"]),
-    "billion laughs as a manifest": (_w("deploy.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    "
-                                        + _laughs().replace("\n", "\n    ") + "\nspec:\n  containers:\n  - name: v\n"
-                                        "    image: vllm/vllm-openai\n    args: [\"m\"]\n"), LINT + ["deploy.yaml"]),
-    "billion laughs to launch show": (_w("serve-config.yaml", "model: m\nmax_model_len: 1\nhf_overrides:\n  "
-                                         + _laughs().replace("\n", "\n  ")), ["launch", "show", "serve-config.yaml"]),
-    "YAML !!python/object tag": (_all(_w("t.yaml", "model: !!python/object:os.system m\n"),
-                                      _w("s.sh", "vllm serve --config t.yaml\n")), LINT + ["s.sh"]),
-    "invalid UTF-8 in YAML": (_all(_w("c.yaml", b"model: m\nserved_model_name: x\xffy\n"),
-                                   _w("s.sh", "vllm serve --config c.yaml\n")), LINT + ["s.sh"]),
+    "billion laughs via --config": (
+        _all(_w("lol.yaml", "model: m\n" + _laughs()), _w("s.sh", "vllm serve --config lol.yaml\n")),
+        LINT + ["s.sh"],
+    ),
+    "billion laughs as a manifest": (
+        _w(
+            "deploy.yaml",
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    "
+            + _laughs().replace("\n", "\n    ")
+            + "\nspec:\n  containers:\n  - name: v\n"
+            '    image: vllm/vllm-openai\n    args: ["m"]\n',
+        ),
+        LINT + ["deploy.yaml"],
+    ),
+    "billion laughs to launch show": (
+        _w("serve-config.yaml", "model: m\nmax_model_len: 1\nhf_overrides:\n  " + _laughs().replace("\n", "\n  ")),
+        ["launch", "show", "serve-config.yaml"],
+    ),
+    "YAML !!python/object tag": (
+        _all(_w("t.yaml", "model: !!python/object:os.system m\n"), _w("s.sh", "vllm serve --config t.yaml\n")),
+        LINT + ["s.sh"],
+    ),
+    "invalid UTF-8 in YAML": (
+        _all(_w("c.yaml", b"model: m\nserved_model_name: x\xffy\n"), _w("s.sh", "vllm serve --config c.yaml\n")),
+        LINT + ["s.sh"],
+    ),
     "20 MiB /dev/urandom as YAML": (lambda d: _random(d / "deploy.yaml"), LINT + ["deploy.yaml"]),
     "20 MiB /dev/urandom as bash": (lambda d: _random(d / "r.sh"), LINT + ["r.sh"]),
-    "20 MiB of Kubernetes pods (1 port)": (lambda d: (d / "pods.yaml").write_text(_pods(125_000)), LINT + ["pods.yaml"]),
+    "20 MiB of Kubernetes pods (1 port)": (
+        lambda d: (d / "pods.yaml").write_text(_pods(125_000)),
+        LINT + ["pods.yaml"],
+    ),
     "20 MiB of bash launches": (lambda d: _fill(d / "big.sh", b"vllm serve m --port 8000 &\n"), LINT + ["big.sh"]),
     "20 MiB of bash comments": (lambda d: _fill(d / "c.sh", b"# " + b"x" * 77 + b"\n"), LINT + ["c.sh"]),
     "21 MiB file (over the cap)": (lambda d: _fill(d / "c.sh", b"# " + b"x" * 77 + b"\n", 21 * MiB), LINT + ["c.sh"]),
     # work per script
-    "nested loops 64 x 64 x 64": (_w("l.sh", "".join(
-        f"for {v} in {' '.join(map(str, range(64)))}; do\n" for v in "abc") + "vllm serve m --port $((8000+c))\n"
-        + "done\n" * 3), LINT + ["l.sh"]),
-    "10,000 launches, distinct ports": (_w("m.sh", "".join(f"vllm serve m --port {8000 + i} &\n" for i in range(10_000))),
-                                        LINT + ["m.sh"]),
-    "100,000 launches": (_w("m.sh", "".join(f"vllm serve m --port {8000 + i} &\n" for i in range(100_000))),
-                         LINT + ["m.sh"]),
+    "nested loops 64 x 64 x 64": (
+        _w(
+            "l.sh",
+            "".join(f"for {v} in {' '.join(map(str, range(64)))}; do\n" for v in "abc")
+            + "vllm serve m --port $((8000+c))\n"
+            + "done\n" * 3,
+        ),
+        LINT + ["l.sh"],
+    ),
+    "10,000 launches, distinct ports": (
+        _w("m.sh", "".join(f"vllm serve m --port {8000 + i} &\n" for i in range(10_000))),
+        LINT + ["m.sh"],
+    ),
+    "100,000 launches": (
+        _w("m.sh", "".join(f"vllm serve m --port {8000 + i} &\n" for i in range(100_000))),
+        LINT + ["m.sh"],
+    ),
     "10,000 launches on one port and GPU": (_w("same.sh", SHARED_SH), LINT + ["same.sh"]),
-    "2,000 launches each in its own if": (_w("ifs.sh", "".join(
-        f'if [ "$X" = {i} ]; then\n  vllm serve m --port 8000 &\nfi\n' for i in range(2000))), LINT + ["ifs.sh"]),
+    "2,000 launches each in its own if": (
+        _w("ifs.sh", "".join(f'if [ "$X" = {i} ]; then\n  vllm serve m --port 8000 &\nfi\n' for i in range(2000))),
+        LINT + ["ifs.sh"],
+    ),
     "10,000 pods on one port (k8s)": (_w("pods.yaml", _pods(10_000)), LINT + ["pods.yaml"]),
-    "10,000 compose services on one port": (_w("docker-compose.yaml", _services(10_000)),
-                                            LINT + ["docker-compose.yaml"]),
-    "20,000 own-line suppressions": (_w("supp.sh", "vllm serve m --port 1 &\n" + "# vcfg: disable=VC302\n" * 20_000
-                                        + "vllm serve m --port 1 &\n"), LINT + ["supp.sh"]),
+    "10,000 compose services on one port": (
+        _w("docker-compose.yaml", _services(10_000)),
+        LINT + ["docker-compose.yaml"],
+    ),
+    "20,000 own-line suppressions": (
+        _w("supp.sh", "vllm serve m --port 1 &\n" + "# vcfg: disable=VC302\n" * 20_000 + "vllm serve m --port 1 &\n"),
+        LINT + ["supp.sh"],
+    ),
     "30 KB of NUL after a launch": (_w("n.sh", b"vllm serve m\n" + b"\0" * 30_000), LINT + ["n.sh"]),
     "30 KB of ')' after a launch": (_w("p.sh", b"vllm serve m\n" + b")" * 30_000), LINT + ["p.sh"]),
     "NUL then 30 KB of ')'": (_w("p.sh", b"vllm serve m\n" + b"\0" * 100 + b")" * 30_000), LINT + ["p.sh"]),
@@ -155,19 +209,23 @@ CASES: dict[str, Case] = {
     "lint a socket": (_special, LINT + ["sock.sh"]),
     "--config naming a FIFO": (_all(_special, _w("s.sh", "vllm serve --config fifo.yaml\n")), LINT + ["s.sh"]),
     "bench analyze /dev/zero": (_special, ["bench", "analyze", "/dev/zero"]),
-    "knowledge = [\"/\"]": (_all(_w(".vcfg.toml", 'knowledge = ["/"]\n'), _w("s.sh", "vllm serve m\n")), LINT + ["s.sh"]),
+    'knowledge = ["/"]': (_all(_w(".vcfg.toml", 'knowledge = ["/"]\n'), _w("s.sh", "vllm serve m\n")), LINT + ["s.sh"]),
     "--config outside the repository": (_outside, LINT + ["s.sh"]),
     # clear findings and output
     "a BOM before the launch": (_w("b.sh", b"\xef\xbb\xbfvllm serve m --tensor-parallel-sise 2\n"), LINT + ["b.sh"]),
     "CR-only line endings": (_w("cr.sh", b"#!/bin/bash\rvllm serve m\r"), LINT + ["cr.sh"]),
-    "en dash and NBSP look-alikes": (_w("d.sh", "vllm serve m \u2013tensor-parallel-size 2\nvllm serve\u00a0m\n"),
-                                     LINT + ["d.sh"]),
-    "workflow command in a JSON value (github)": (_w("e.sh", "vllm serve m --kv-transfer-config "
-                                                  "'{\"kv_connector\":\"x\\n::error file=a::owned\\u001b[31m\"}'\n"),
-                                                  ["lint", "--format", "github", "e.sh"]),
-    "NaN and Infinity to launch show --format json": (_w("n.sh", "vllm serve m --gpu-memory-utilization nan "
-                                                      "--swap-space 1e999\n"), ["launch", "show", "--format", "json",
-                                                                                "n.sh"]),
+    "en dash and NBSP look-alikes": (
+        _w("d.sh", "vllm serve m \u2013tensor-parallel-size 2\nvllm serve\u00a0m\n"),
+        LINT + ["d.sh"],
+    ),
+    "workflow command in a JSON value (github)": (
+        _w("e.sh", 'vllm serve m --kv-transfer-config \'{"kv_connector":"x\\n::error file=a::owned\\u001b[31m"}\'\n'),
+        ["lint", "--format", "github", "e.sh"],
+    ),
+    "NaN and Infinity to launch show --format json": (
+        _w("n.sh", "vllm serve m --gpu-memory-utilization nan --swap-space 1e999\n"),
+        ["launch", "show", "--format", "json", "n.sh"],
+    ),
 }
 
 
@@ -196,8 +254,14 @@ def measure(case: Case) -> tuple[float, float, int, bool]:
         env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
         with open(d / ".out", "wb") as out, open(d / ".err", "wb") as err:
             t0 = time.monotonic()
-            proc = subprocess.Popen([sys.executable, "-m", "vcfg", *args], cwd=cwd, env=env,
-                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "vcfg", *args],
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+            )
             _, status, usage = os.wait4(proc.pid, 0)  # the child's own rusage
             elapsed = time.monotonic() - t0
         text = ((d / ".out").read_bytes() + (d / ".err").read_bytes()).decode("utf-8", "replace")

@@ -100,8 +100,9 @@ def main() -> None:
 
         base_name = "shlex.split, no bashlex"
         joined = script.replace("\\\n", " ")
-        base = cpu_timed(lambda: [shlex.split(line, comments=True) for line in joined.splitlines()], repeat=21,
-                        inner=50)
+        base = cpu_timed(
+            lambda: [shlex.split(line, comments=True) for line in joined.splitlines()], repeat=21, inner=50
+        )
 
     # start-up as an installed package has it: bytecode cached (kept out of the repo)
     env = dict(os.environ)
@@ -109,21 +110,33 @@ def main() -> None:
     env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="vcfg-bench-pyc-")
     bare = process([sys.executable, "-c", "pass"], env)
     front = process([sys.executable, "-c", "import vcfg.launch.shell"], env)
-    first = process([sys.executable, "-c",
-                     f"from vcfg.launch.shell import parse_script; parse_script(open({str(SEED)!r}, 'rb').read())"],
-                    env)
+    first = process(
+        [
+            sys.executable,
+            "-c",
+            f"from vcfg.launch.shell import parse_script; parse_script(open({str(SEED)!r}, 'rb').read())",
+        ],
+        env,
+    )
 
-    print(f"vcfg launch front end benchmark, {nlines}-line script, python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} cpus")
+    print(
+        f"vcfg launch front end benchmark, {nlines}-line script, python {sys.version.split()[0]}, {os.cpu_count()} cpus"
+    )
     print(f"  parse_script (warm)             {ours * 1e6:8.0f} us   (CPU time, median of 21 x 50)")
     print(f"  {base_name:<31} {base * 1e6:8.0f} us   (baseline: parse_script takes {ours / base:.2f}x its time)")
     if args_time is not None:
-        print(f"  + vLLM argv semantics, 2 serves {args_time * 1e6:8.0f} us   (parse_invocation, bundled 0.33.0 catalog)")
+        print(
+            f"  + vLLM argv semantics, 2 serves {args_time * 1e6:8.0f} us   (parse_invocation, bundled 0.33.0 catalog)"
+        )
     print(f"  python -c pass                  {bare * 1000:8.1f} ms   (baseline)")
-    print(f"  python -c 'import shell'        {front * 1000:8.1f} ms   = {front / bare:.2f}x the bare interpreter "
-          f"(+{(front - bare) * 1000:.1f} ms)")
-    print(f"  import + first parse (cold)     {first * 1000:8.1f} ms   = {first / bare:.2f}x the bare interpreter "
-          f"(+{(first - bare) * 1000:.1f} ms)")
+    print(
+        f"  python -c 'import shell'        {front * 1000:8.1f} ms   = {front / bare:.2f}x the bare interpreter "
+        f"(+{(front - bare) * 1000:.1f} ms)"
+    )
+    print(
+        f"  import + first parse (cold)     {first * 1000:8.1f} ms   = {first / bare:.2f}x the bare interpreter "
+        f"(+{(first - bare) * 1000:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -123,8 +123,10 @@ def check_bytecode() -> None:
     spec = importlib.util.find_spec("vcfg.lint.engine")
     cached = spec.cached if spec else None
     if not cached or not os.path.exists(cached):
-        raise SystemExit("PYTHONDONTWRITEBYTECODE is set and vcfg has no .pyc files: every start would compile "
-                         "vcfg anew. Run `python -m compileall -q vcfg` first (or unset the variable).")
+        raise SystemExit(
+            "PYTHONDONTWRITEBYTECODE is set and vcfg has no .pyc files: every start would compile "
+            "vcfg anew. Run `python -m compileall -q vcfg` first (or unset the variable)."
+        )
 
 
 def main() -> None:
@@ -155,19 +157,41 @@ def main() -> None:
             timings.append(sc)
         rounds(timings, a.repeat)
     load = os.getloadavg()
-    print(f"vcfg lint benchmark ({os.cpu_count()} cpus, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
-          f"medians of {a.repeat} interleaved rounds; PYTHONDONTWRITEBYTECODE "
-          f"{'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'})")
+    print(
+        f"vcfg lint benchmark ({os.cpu_count()} cpus, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+        f"medians of {a.repeat} interleaved rounds; PYTHONDONTWRITEBYTECODE "
+        f"{'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'})"
+    )
     print(row("python -c pass", bare, "(baseline)"))
-    print(row("floor: stdlib + tree-sitter + JSON", floor,
-              f"= {floor.w / bare.w:.1f}x / {floor.c / bare.c:.1f}x the bare interpreter (wall / CPU)"))
-    print(row("python -c 'import click'", click,
-              f"= {click.w / bare.w:.1f}x / {click.c / bare.c:.1f}x the bare interpreter"))
-    print(row("vcfg lint, one script, cold", one,
-              f"= {one.w / floor.w:.2f}x / {one.c / floor.c:.2f}x the floor (wall / CPU; target about 2x)"))
+    print(
+        row(
+            "floor: stdlib + tree-sitter + JSON",
+            floor,
+            f"= {floor.w / bare.w:.1f}x / {floor.c / bare.c:.1f}x the bare interpreter (wall / CPU)",
+        )
+    )
+    print(
+        row(
+            "python -c 'import click'",
+            click,
+            f"= {click.w / bare.w:.1f}x / {click.c / bare.c:.1f}x the bare interpreter",
+        )
+    )
+    print(
+        row(
+            "vcfg lint, one script, cold",
+            one,
+            f"= {one.w / floor.w:.2f}x / {one.c / floor.c:.2f}x the floor (wall / CPU; target about 2x)",
+        )
+    )
     if yl:
-        print(row("yamllint, a 12-line YAML, cold", yl,
-                  f"vcfg lint = {one.w / yl.w:.2f}x / {one.c / yl.c:.2f}x yamllint (wall / CPU; target <= 0.5x)"))
+        print(
+            row(
+                "yamllint, a 12-line YAML, cold",
+                yl,
+                f"vcfg lint = {one.w / yl.w:.2f}x / {one.c / yl.c:.2f}x yamllint (wall / CPU; target <= 0.5x)",
+            )
+        )
     else:
         print("  (no yamllint: `pip install yamllint` (in the test extras) adds the peer linter's cold time)")
     if sc:
@@ -189,9 +213,11 @@ def main() -> None:
         if f"in {a.batch} files" not in last:
             raise SystemExit(f"the batch run did not lint {a.batch} files: {last}")
         rounds([batch], 3)
-    print(f"  vcfg lint, {a.batch} scripts, one run  {batch.w:7.2f} s  wall {batch.c:7.2f} s  CPU  "
-          f"= {a.batch / batch.w:.0f} files/s wall, {a.batch / batch.c:.0f} files/s per CPU second "
-          f"(median of 3; target 1,000/s)")
+    print(
+        f"  vcfg lint, {a.batch} scripts, one run  {batch.w:7.2f} s  wall {batch.c:7.2f} s  CPU  "
+        f"= {a.batch / batch.w:.0f} files/s wall, {a.batch / batch.c:.0f} files/s per CPU second "
+        f"(median of 3; target 1,000/s)"
+    )
 
     cache = Path(os.environ.get("VCFG_CACHE_DIR", Path.home() / ".cache" / "vcfg"))
     oracle = cache / "oracle-venv" / "bin" / "vllm"

@@ -51,8 +51,11 @@ def edits(text: str, n: int) -> list[str]:
         i = spots[k % len(spots)]
         cur = list(lines)
         s = cur[i]
-        cur[i] = s.replace("1024", str(1000 + k)) if "--seed" in s else (
-            s.replace("256", str(200 + k % 50)) if "--max-num-seqs" in s else s + " " + "x" * (k % 7))
+        cur[i] = (
+            s.replace("1024", str(1000 + k))
+            if "--seed" in s
+            else (s.replace("256", str(200 + k % 50)) if "--max-num-seqs" in s else s + " " + "x" * (k % 7))
+        )
         out.append("\n".join(cur))
         lines = cur
     return out
@@ -118,9 +121,11 @@ def main() -> None:
             warm.append(time.perf_counter() - t1)
 
         served = c.command("vcfg.stats")
-        spots = [position_of(text, "--max-num-seqs", len("--max-n")),
-                 position_of(text, '"kv_role"', len('"kv_r')),
-                 position_of(text, "VLLM_LOGGING_LEVEL", len("VLLM_LOG"))]
+        spots = [
+            position_of(text, "--max-num-seqs", len("--max-n")),
+            position_of(text, '"kv_role"', len('"kv_r')),
+            position_of(text, "VLLM_LOGGING_LEVEL", len("VLLM_LOG")),
+        ]
         comp = []
         for k in range(a.completions):
             line, col = spots[k % len(spots)]
@@ -144,26 +149,40 @@ def main() -> None:
     mem, mem_cpu = in_process(texts)
     cold = cold_lint(SCRIPT, a.cold)
     load = os.getloadavg()
-    print(f"vcfg lsp benchmark: {SCRIPT.name} (200 lines, 4 launches), vllm {RELEASE}, python "
-          f"{sys.version.split()[0]}, {os.cpu_count()} cpus, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"vcfg lsp benchmark: {SCRIPT.name} (200 lines, 4 launches), vllm {RELEASE}, python "
+        f"{sys.version.split()[0]}, {os.cpu_count()} cpus, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     print(f"  server start + first diagnostics  {ms(start)}   ({len(first)} findings)")
-    print(f"  warm diagnostics after a change   {ms(statistics.median(warm))} median  {ms(pct(warm, 0.99))} p99"
-          f"   (over stdio, {len(warm)} changes, debounce 0)")
+    print(
+        f"  warm diagnostics after a change   {ms(statistics.median(warm))} median  {ms(pct(warm, 0.99))} p99"
+        f"   (over stdio, {len(warm)} changes, debounce 0)"
+    )
     if served.get("publish_ms"):
-        lint_ms = served["lint_ms"][-len(warm):]
-        pub_ms = served["publish_ms"][-len(warm):]
-        cpu_ms = served["lint_cpu_ms"][-len(warm):]
-        print(f"    of which in the server: lint {statistics.median(lint_ms):6.2f} ms median "
-              f"({statistics.median(cpu_ms):.2f} ms CPU), lint + publish {statistics.median(pub_ms):6.2f} ms median, "
-              f"{pct(pub_ms, 0.99):6.2f} ms p99")
-    print(f"  the same lint in-process          {ms(statistics.median(mem))} median  {ms(pct(mem, 0.99))} p99"
-          f"   (lint_text, no wire; {statistics.median(mem_cpu) * 1000:.2f} ms CPU median)")
-    print(f"  cold `vcfg lint` of the file      {ms(cold)} median   ({a.cold} runs; "
-          f"{cold / statistics.median(warm):.0f}x the warm path)")
-    print(f"  completion                        {ms(statistics.median(comp))} median  {ms(pct(comp, 0.99))} p99"
-          f"   ({len(comp)} requests: a flag, a JSON key, a variable)")
-    print(f"  server memory, 3 releases loaded  {stats.get('rss_kib', 0) / 1024:7.1f} MiB resident "
-          f"(peak {stats.get('max_rss_kib', 0) / 1024:.1f} MiB; releases {', '.join(stats.get('releases', []))})")
+        lint_ms = served["lint_ms"][-len(warm) :]
+        pub_ms = served["publish_ms"][-len(warm) :]
+        cpu_ms = served["lint_cpu_ms"][-len(warm) :]
+        print(
+            f"    of which in the server: lint {statistics.median(lint_ms):6.2f} ms median "
+            f"({statistics.median(cpu_ms):.2f} ms CPU), lint + publish {statistics.median(pub_ms):6.2f} ms median, "
+            f"{pct(pub_ms, 0.99):6.2f} ms p99"
+        )
+    print(
+        f"  the same lint in-process          {ms(statistics.median(mem))} median  {ms(pct(mem, 0.99))} p99"
+        f"   (lint_text, no wire; {statistics.median(mem_cpu) * 1000:.2f} ms CPU median)"
+    )
+    print(
+        f"  cold `vcfg lint` of the file      {ms(cold)} median   ({a.cold} runs; "
+        f"{cold / statistics.median(warm):.0f}x the warm path)"
+    )
+    print(
+        f"  completion                        {ms(statistics.median(comp))} median  {ms(pct(comp, 0.99))} p99"
+        f"   ({len(comp)} requests: a flag, a JSON key, a variable)"
+    )
+    print(
+        f"  server memory, 3 releases loaded  {stats.get('rss_kib', 0) / 1024:7.1f} MiB resident "
+        f"(peak {stats.get('max_rss_kib', 0) / 1024:.1f} MiB; releases {', '.join(stats.get('releases', []))})"
+    )
 
 
 if __name__ == "__main__":

@@ -92,12 +92,16 @@ __record() {
 }
 """
 
-_STUB = """#!/bin/bash -p
+_STUB = (
+    """#!/bin/bash -p
 __rec_dir="${0%/*}/../rec"
-""" + _JSON_ESCAPE + """
+"""
+    + _JSON_ESCAPE
+    + """
 __record "${0##*/}" "$@"
 exit 0
 """
+)
 
 _WRAPPER = """#!/bin/bash -p
 valued=" %s "
@@ -120,8 +124,11 @@ exec "$@"
 """
 
 #: bash runs this before the script: commands not on PATH are recorded too
-_PRELUDE = """__rec_dir="$__VCFG_REC"; unset __VCFG_REC
-""" + _JSON_ESCAPE + """
+_PRELUDE = (
+    """__rec_dir="$__VCFG_REC"; unset __VCFG_REC
+"""
+    + _JSON_ESCAPE
+    + """
 command_not_found_handle() { ( export __VCFG_NOT_FOUND=1; __record "$@" ); return 0; }
 # the stubs exit at once, so `kill` acts as on a server that runs until killed: the
 # first kill of a process succeeds, a later one fails; never the shell's own group
@@ -158,6 +165,7 @@ trap() {
   builtin trap "$@"
 }
 """
+)
 
 
 @dataclass
@@ -187,8 +195,11 @@ def sandbox_available() -> Optional[str]:
     if BWRAP is None:
         return "bubblewrap (bwrap) is not installed"
     try:
-        r = subprocess.run([BWRAP, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
-                           capture_output=True, timeout=20)
+        r = subprocess.run(
+            [BWRAP, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
+            capture_output=True,
+            timeout=20,
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"bwrap does not start: {e}"
     if r.returncode != 0:
@@ -217,8 +228,14 @@ def _command_names(data: bytes) -> set[str]:
     return names
 
 
-def run_bash(script: Path, *, root: Optional[Path] = None, timeout: float = 20.0,
-             extra_env: Optional[dict[str, str]] = None, args: tuple[str, ...] = ()) -> BashRun:
+def run_bash(
+    script: Path,
+    *,
+    root: Optional[Path] = None,
+    timeout: float = 20.0,
+    extra_env: Optional[dict[str, str]] = None,
+    args: tuple[str, ...] = (),
+) -> BashRun:
     """Run ``script`` (with the folder ``root`` it lives in, copied) under bash in
     the sandbox.  Returns the records of every stubbed program it started."""
     root = root or script.parent
@@ -249,14 +266,41 @@ def run_bash(script: Path, *, root: Optional[Path] = None, timeout: float = 20.0
         rel = script.relative_to(root)
         env = {"PATH": str(bindir), "HOME": str(home), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
         env.update(extra_env or {})
-        cmd = [BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-               "--bind", str(t), str(t), "--unshare-all", "--die-with-parent", "--new-session",
-               "--clearenv"]
+        cmd = [
+            BWRAP,
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--tmpfs",
+            "/tmp",
+            "--bind",
+            str(t),
+            str(t),
+            "--unshare-all",
+            "--die-with-parent",
+            "--new-session",
+            "--clearenv",
+        ]
         for k, v in env.items():
             cmd += ["--setenv", k, v]
-        cmd += ["--setenv", "__VCFG_REC", str(rec), "--chdir", str(work / rel.parent),
-                BASH, "--norc", "--noprofile", "-c",
-                f'. {json.dumps(str(prelude))}; . "$0"', str(work / rel), *args]
+        cmd += [
+            "--setenv",
+            "__VCFG_REC",
+            str(rec),
+            "--chdir",
+            str(work / rel.parent),
+            BASH,
+            "--norc",
+            "--noprofile",
+            "-c",
+            f'. {json.dumps(str(prelude))}; . "$0"',
+            str(work / rel),
+            *args,
+        ]
         # `. "$0"`: the script runs in the shell that holds the prelude's functions,
         # with $0 its path; `exit` in it ends that shell, as it would end the script
         try:
@@ -278,7 +322,7 @@ def run_bash(script: Path, *, root: Optional[Path] = None, timeout: float = 20.0
 
 def _unmap(path: str, work: Path) -> str:
     w = str(work)
-    return "." + path[len(w):] if path.startswith(w) else path
+    return "." + path[len(w) :] if path.startswith(w) else path
 
 
 # --------------------------------------------------------------------------- comparison
@@ -295,7 +339,8 @@ def is_vllm_record(r: dict[str, Any]) -> bool:
     if _PY.match(prog):
         head = argv[1:4]
         return any(a.startswith(("vllm", "-mvllm")) for a in head) or any(
-            a.endswith("benchmark_serving.py") for a in argv[1:3])
+            a.endswith("benchmark_serving.py") for a in argv[1:3]
+        )
     if prog in _CONTAINER:
         return any("vllm" in a for a in argv[1:])
     return False
@@ -460,7 +505,7 @@ def compare(path: str, run: BashRun, plan: Any, catalog_names: set[str]) -> Comp
         for k, inv in enumerate(invs):
             if k in used:
                 continue
-            mine = list(inv.command[program_index(inv):])
+            mine = list(inv.command[program_index(inv) :])
             if argv[0] == "ssh":
                 ok = words_match(mine, ssh_remote_words(argv))
             elif container:
@@ -474,19 +519,19 @@ def compare(path: str, run: BashRun, plan: Any, catalog_names: set[str]) -> Comp
             # the nearest launch by words, for the message
             why = ""
             for inv in invs:
-                mine = list(inv.command[program_index(inv):])
+                mine = list(inv.command[program_index(inv) :])
                 if words_match(mine, argv):
                     why = "; ".join(env_differences(inv, r["env"], catalog_names))
                     break
             shown = " ".join(argv)
             cmp.disagreements.append(
-                f"launch bash ran, vcfg read differently or not at all: {shown[:300]}"
-                + (f" ({why})" if why else ""))
+                f"launch bash ran, vcfg read differently or not at all: {shown[:300]}" + (f" ({why})" if why else "")
+            )
             continue
         used.add(hit)
         inv = invs[hit]
         cmp.agreed += 1
-        mine = list(inv.command[program_index(inv):])
+        mine = list(inv.command[program_index(inv) :])
         cmp.words += len(mine)
         unknown = sum(1 for w in mine if not w.known)
         cmp.unknown_words += unknown
@@ -527,9 +572,18 @@ def target_version(path: Path) -> Optional[str]:
 #: text or comments say to run them
 CALLS: dict[str, list[tuple[tuple[str, ...], dict[str, str]]]] = {
     "real/bash/tpu-inference/run_dp_external_lb.sh": [
-        (("google/gemma-4-26B-A4B-it", "--max-model-len=1524", "--max-num-seqs=1024",
-          "--data-parallel-size", "4", "--tensor-parallel-size", "2"),
-         {"VLLM_ENGINE_READY_TIMEOUT_S": "6000", "MOE_REQUANTIZE_WEIGHT_DTYPE": "float8_e4m3fn"}),
+        (
+            (
+                "google/gemma-4-26B-A4B-it",
+                "--max-model-len=1524",
+                "--max-num-seqs=1024",
+                "--data-parallel-size",
+                "4",
+                "--tensor-parallel-size",
+                "2",
+            ),
+            {"VLLM_ENGINE_READY_TIMEOUT_S": "6000", "MOE_REQUANTIZE_WEIGHT_DTYPE": "float8_e4m3fn"},
+        ),
         (("serve", "Qwen/Qwen3-0.6B"), {}),
     ],
 }

@@ -17,19 +17,24 @@ L = Loc(file="vllm/x.py", line=1)
 def make_catalog(version="0.1.0", flags=(), envs=(), configs=(), connectors=()):
     return Catalog(
         vllm_version=version,
-        flags=[Flag(option_strings=[f], dest=f.lstrip("-").replace("-", "_"), type="int", loc=L)
-               if isinstance(f, str) else f for f in flags],
-        env_vars=[EnvVar(name=e, type="int", parse="int", loc=L) if isinstance(e, str) else e
-                  for e in envs],
+        flags=[
+            Flag(option_strings=[f], dest=f.lstrip("-").replace("-", "_"), type="int", loc=L)
+            if isinstance(f, str)
+            else f
+            for f in flags
+        ],
+        env_vars=[EnvVar(name=e, type="int", parse="int", loc=L) if isinstance(e, str) else e for e in envs],
         configs=list(configs),
-        connectors=[Connector(name=c, module="m", class_name=c, loc=L) if isinstance(c, str) else c
-                    for c in connectors],
+        connectors=[
+            Connector(name=c, module="m", class_name=c, loc=L) if isinstance(c, str) else c for c in connectors
+        ],
     )
 
 
 def kv_config(*fields):
     return ConfigClass(
-        name="KVTransferConfig", loc=L,
+        name="KVTransferConfig",
+        loc=L,
         fields=[ConfigField(name=f, type="str", hints=["str"], loc=L) for f in fields],
     )
 

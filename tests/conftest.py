@@ -12,6 +12,4 @@ def _isolated_cache(tmp_path_factory, monkeypatch, request):
         # never the machine's own (its models would change what a test finds)
         monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path_factory.getbasetemp() / "no-hf-cache"))
     else:
-        os.environ.setdefault(
-            "VCFG_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "vcfg")
-        )
+        os.environ.setdefault("VCFG_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "vcfg"))

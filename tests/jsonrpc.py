@@ -23,8 +23,14 @@ class LspError(RuntimeError):
 
 class JsonRpcProcess:
     def __init__(self, argv: list[str], cwd: Optional[Path] = None, env: Optional[dict[str, str]] = None) -> None:
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=cwd, env={**os.environ, **(env or {})})
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+        )
         self._id = 0
         self._responses: dict[int, Any] = {}
         self.messages: list[dict[str, Any]] = []  # everything the child sent

@@ -16,8 +16,9 @@ from jsonrpc import JsonRpcProcess, LspError  # noqa: F401  (LspError: for the t
 
 
 class Client(JsonRpcProcess):
-    def __init__(self, argv: Optional[list[str]] = None, cwd: Optional[Path] = None,
-                 env: Optional[dict[str, str]] = None) -> None:
+    def __init__(
+        self, argv: Optional[list[str]] = None, cwd: Optional[Path] = None, env: Optional[dict[str, str]] = None
+    ) -> None:
         #: the answer to the server's workspace/configuration requests (the vcfg section)
         self.configuration: Optional[dict[str, Any]] = None
         self._versions: dict[str, int] = {}
@@ -29,8 +30,9 @@ class Client(JsonRpcProcess):
         return [self.configuration or {}] * len(msg.get("params", {}).get("items", []))
 
     # -- LSP
-    def initialize(self, root: Path, *, pull: bool = False, options: Any = None,
-                   encodings: Optional[list[str]] = None) -> Any:
+    def initialize(
+        self, root: Path, *, pull: bool = False, options: Any = None, encodings: Optional[list[str]] = None
+    ) -> Any:
         td: dict[str, Any] = {
             "completion": {"completionItem": {"snippetSupport": False, "documentationFormat": ["markdown"]}},
             "hover": {"contentFormat": ["markdown"]},
@@ -42,15 +44,23 @@ class Client(JsonRpcProcess):
         caps: dict[str, Any] = {"textDocument": td, "workspace": {"configuration": True}}
         if encodings:
             caps["general"] = {"positionEncodings": encodings}
-        result = self.request("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(),
-                                             "capabilities": caps, "initializationOptions": options})
+        result = self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": root.as_uri(),
+                "capabilities": caps,
+                "initializationOptions": options,
+            },
+        )
         self.notify("initialized", {})
         return result
 
     def open(self, uri: str, text: str, language: str = "shellscript") -> None:
         self._versions[uri] = 1
-        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": 1,
-                                                              "text": text}})
+        self.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}
+        )
 
     def change(self, uri: str, text: str, rng: Optional[dict[str, Any]] = None) -> int:
         """Replace the whole text (or ``rng`` with ``text``); the new version."""
@@ -86,8 +96,10 @@ class Client(JsonRpcProcess):
         return list(r["items"])
 
     def completion(self, uri: str, line: int, character: int) -> dict[str, Any]:
-        r = self.request("textDocument/completion", {"textDocument": {"uri": uri},
-                                                     "position": {"line": line, "character": character}})
+        r = self.request(
+            "textDocument/completion",
+            {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+        )
         if isinstance(r, list):
             return {"isIncomplete": False, "items": r}
         return r or {"isIncomplete": False, "items": []}
@@ -96,16 +108,18 @@ class Client(JsonRpcProcess):
         return [i["label"] for i in self.completion(uri, line, character)["items"]]
 
     def hover(self, uri: str, line: int, character: int) -> Optional[dict[str, Any]]:
-        return self.request("textDocument/hover", {"textDocument": {"uri": uri},
-                                                   "position": {"line": line, "character": character}})
+        return self.request(
+            "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+        )
 
     def code_actions(self, uri: str, diags: list[dict[str, Any]], only: Optional[list[str]] = None) -> list[Any]:
         rng = diags[0]["range"] if diags else {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
         ctx: dict[str, Any] = {"diagnostics": diags}
         if only:
             ctx["only"] = only
-        return self.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": rng,
-                                                        "context": ctx}) or []
+        return (
+            self.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": rng, "context": ctx}) or []
+        )
 
     def command(self, name: str, *args: Any) -> Any:
         return self.request("workspace/executeCommand", {"command": name, "arguments": list(args)})

@@ -31,32 +31,72 @@ from vcfg.catalog.model import Catalog, ConfigClass, ConfigField, Flag
 #: would need a real file or would change what the driver starts), or they are the
 #: model itself
 SKIP_FLAGS = {
-    "-h", "--config", "--model", "--headless", "--grpc", "--api-server-count",
-    "--data-parallel-multi-port-external-lb", "--tokenizer", "--hf-config-path",
-    "--download-dir", "--chat-template", "--ssl-keyfile", "--ssl-certfile",
-    "--ssl-ca-certs", "--uds", "--lora-modules", "--middleware", "--tool-server",
-    "--log-config-file", "--allowed-local-media-path", "--mm-encoder-fp8-scale-path",
-    "--mm-encoder-fp8-scale-save-path", "--hf-token", "--tool-parser-plugin",
-    "--reasoning-parser-plugin", "--worker-cls", "--worker-extension-cls",
-    "--scheduler-cls", "--logits-processors", "--io-processor-plugin",
-    "--otlp-traces-endpoint", "--revision", "--code-revision", "--tokenizer-revision",
-    "--device-ids", "--numa-bind-cpus", "--numa-bind-nodes", "--model-loader-extra-config",
-    "--pt-load-map-location", "--generation-config", "--load-format",
+    "-h",
+    "--config",
+    "--model",
+    "--headless",
+    "--grpc",
+    "--api-server-count",
+    "--data-parallel-multi-port-external-lb",
+    "--tokenizer",
+    "--hf-config-path",
+    "--download-dir",
+    "--chat-template",
+    "--ssl-keyfile",
+    "--ssl-certfile",
+    "--ssl-ca-certs",
+    "--uds",
+    "--lora-modules",
+    "--middleware",
+    "--tool-server",
+    "--log-config-file",
+    "--allowed-local-media-path",
+    "--mm-encoder-fp8-scale-path",
+    "--mm-encoder-fp8-scale-save-path",
+    "--hf-token",
+    "--tool-parser-plugin",
+    "--reasoning-parser-plugin",
+    "--worker-cls",
+    "--worker-extension-cls",
+    "--scheduler-cls",
+    "--logits-processors",
+    "--io-processor-plugin",
+    "--otlp-traces-endpoint",
+    "--revision",
+    "--code-revision",
+    "--tokenizer-revision",
+    "--device-ids",
+    "--numa-bind-cpus",
+    "--numa-bind-nodes",
+    "--model-loader-extra-config",
+    "--pt-load-map-location",
+    "--generation-config",
+    "--load-format",
 }
 
 #: the JSON object a key is added to, per config class, so that only that key varies
 JSON_BASE: dict[str, dict[str, Any]] = {
     "KVTransferConfig": {"kv_connector": "NixlConnector", "kv_role": "kv_both"},
-    "SpeculativeConfig": {"method": "ngram", "num_speculative_tokens": 3,
-                          "prompt_lookup_max": 4},
+    "SpeculativeConfig": {"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4},
 }
 
 #: JSON-valued flags whose keys are varied, by dest (the config class comes from the
 #: catalog)
-JSON_FLAGS = ("kv_transfer_config", "speculative_config", "compilation_config",
-              "attention_config", "structured_outputs_config", "kv_events_config",
-              "eplb_config", "profiler_config", "kernel_config", "watermark_config",
-              "ec_transfer_config", "observability_config", "scheduler_config")
+JSON_FLAGS = (
+    "kv_transfer_config",
+    "speculative_config",
+    "compilation_config",
+    "attention_config",
+    "structured_outputs_config",
+    "kv_events_config",
+    "eplb_config",
+    "profiler_config",
+    "kernel_config",
+    "watermark_config",
+    "ec_transfer_config",
+    "observability_config",
+    "scheduler_config",
+)
 
 
 @dataclass(frozen=True)
@@ -94,26 +134,46 @@ def materialise(cases: list[Case], root: Path) -> list[Case]:
 # --------------------------------------------------------------------------- models
 
 DENSE = {
-    "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 256,
-    "intermediate_size": 512, "num_attention_heads": 8, "num_key_value_heads": 4,
-    "num_hidden_layers": 4, "vocab_size": 32000, "max_position_embeddings": 8192,
-    "rms_norm_eps": 1e-5, "torch_dtype": "bfloat16", "hidden_act": "silu",
-    "rope_theta": 10000.0, "tie_word_embeddings": False, "bos_token_id": 1,
+    "architectures": ["LlamaForCausalLM"],
+    "model_type": "llama",
+    "hidden_size": 256,
+    "intermediate_size": 512,
+    "num_attention_heads": 8,
+    "num_key_value_heads": 4,
+    "num_hidden_layers": 4,
+    "vocab_size": 32000,
+    "max_position_embeddings": 8192,
+    "rms_norm_eps": 1e-5,
+    "torch_dtype": "bfloat16",
+    "hidden_act": "silu",
+    "rope_theta": 10000.0,
+    "tie_word_embeddings": False,
+    "bos_token_id": 1,
     "eos_token_id": 2,
 }
 QUANT = {
     **DENSE,
-    "quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 128,
-                            "desc_act": False, "sym": True},
+    "quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": False, "sym": True},
     "torch_dtype": "float16",
 }
 MOE = {
-    "architectures": ["MixtralForCausalLM"], "model_type": "mixtral", "hidden_size": 256,
-    "intermediate_size": 512, "num_attention_heads": 8, "num_key_value_heads": 4,
-    "num_hidden_layers": 4, "vocab_size": 32000, "max_position_embeddings": 4096,
-    "rms_norm_eps": 1e-5, "torch_dtype": "bfloat16", "hidden_act": "silu",
-    "num_local_experts": 4, "num_experts_per_tok": 2, "rope_theta": 1e6,
-    "tie_word_embeddings": False, "sliding_window": None,
+    "architectures": ["MixtralForCausalLM"],
+    "model_type": "mixtral",
+    "hidden_size": 256,
+    "intermediate_size": 512,
+    "num_attention_heads": 8,
+    "num_key_value_heads": 4,
+    "num_hidden_layers": 4,
+    "vocab_size": 32000,
+    "max_position_embeddings": 4096,
+    "rms_norm_eps": 1e-5,
+    "torch_dtype": "bfloat16",
+    "hidden_act": "silu",
+    "num_local_experts": 4,
+    "num_experts_per_tok": 2,
+    "rope_theta": 1e6,
+    "tie_word_embeddings": False,
+    "sliding_window": None,
 }
 
 
@@ -138,7 +198,7 @@ def misspell(name: str) -> str:
     for i in range(len(core) // 2, len(core) - 1):
         a, b = core[i], core[i + 1]
         if a != b and a.isalpha() and b.isalpha():
-            return lead + core[:i] + b + a + core[i + 2:]
+            return lead + core[:i] + b + a + core[i + 2 :]
     return lead + core[:-1] + core[-1] * 2 + "x"
 
 
@@ -149,7 +209,8 @@ def _json_default(v: Any) -> bool:
         return all(_json_default(x) for x in v)
     if isinstance(v, dict):
         return all(isinstance(k, str) and _json_default(x) for k, x in v.items()) and (
-            "$dynamic" not in v and "$config" not in v and "$repr" not in v)
+            "$dynamic" not in v and "$config" not in v and "$repr" not in v
+        )
     return False
 
 
@@ -216,10 +277,11 @@ def _flag_cases(flag: Flag, field_: Optional[ConfigField], model: str) -> list[t
     if choices:
         for c in choices[:8]:
             out.append(("valid", [name, str(c)]))
-        out.append(("wrong-choice", [name, misspell(str(choices[0])) if len(str(choices[0])) > 2 else str(choices[0]) + "zz"]))
+        out.append(
+            ("wrong-choice", [name, misspell(str(choices[0])) if len(str(choices[0])) > 2 else str(choices[0]) + "zz"])
+        )
         value = str(choices[0])
-    kind = _num_kind(flag.type or "") or (
-        "int" if (flag.type or "").startswith("human_readable_int") else None)
+    kind = _num_kind(flag.type or "") or ("int" if (flag.type or "").startswith("human_readable_int") else None)
     if kind:
         d = flag.default
         if isinstance(d, (int, float)) and not isinstance(d, bool):
@@ -252,8 +314,13 @@ def _flag_cases(flag: Flag, field_: Optional[ConfigField], model: str) -> list[t
 # --------------------------------------------------------------------------- per JSON key
 
 
-def _json_cases(flag: Flag, cls: ConfigClass, classes: Optional[dict[str, ConfigClass]] = None,
-                inside: Optional[str] = None, flag_class: str = "") -> list[tuple[str, str, list[str]]]:
+def _json_cases(
+    flag: Flag,
+    cls: ConfigClass,
+    classes: Optional[dict[str, ConfigClass]] = None,
+    inside: Optional[str] = None,
+    flag_class: str = "",
+) -> list[tuple[str, str, list[str]]]:
     """Cases for each key of ``cls``; ``inside``: the key of the outer object that holds
     it (a nested config class such as CompilationConfig.pass_config)."""
     name = next(s for s in flag.option_strings if s.startswith("--"))
@@ -275,8 +342,7 @@ def _json_cases(flag: Flag, cls: ConfigClass, classes: Optional[dict[str, Config
         for f in cls.fields:
             sub = classes.get(f.nested or "")
             if f.init and sub is not None and sub.name not in wiring and all(h in (f.nested, "None") for h in f.hints):
-                out += [(k, f"{f.name}.{key}", argv)
-                        for k, key, argv in _json_cases(flag, sub, None, f.name, cls.name)]
+                out += [(k, f"{f.name}.{key}", argv) for k, key, argv in _json_cases(flag, sub, None, f.name, cls.name)]
 
     out.append(("valid", "{}", [name, wrap(base)]))
     prefix = name if inside is None else f"{name}.{inside}"
@@ -309,7 +375,9 @@ def _json_cases(flag: Flag, cls: ConfigClass, classes: Optional[dict[str, Config
         if choices:
             out.append(("valid", key, with_(key, choices[-1])))
             out.append(("wrong-choice", key, with_(key, misspell(choices[0]))))
-        out.append(("misspelt-name", key, [name, wrap({**base, misspell(key): f.default if _json_default(f.default) else 1})]))
+        out.append(
+            ("misspelt-name", key, [name, wrap({**base, misspell(key): f.default if _json_default(f.default) else 1})])
+        )
     return out
 
 
@@ -322,8 +390,14 @@ def _by_hand(cat: Catalog, m: dict[str, str]) -> list[tuple[str, str, list[str],
     d = m["dense"]
     rows: list[tuple[str, str, list[str], dict[str, str], Optional[str], str]] = []
 
-    def add(kind: str, subject: str, argv: list[str], env: Optional[dict[str, str]] = None,
-            example: Optional[str] = None, model: str = d) -> None:
+    def add(
+        kind: str,
+        subject: str,
+        argv: list[str],
+        env: Optional[dict[str, str]] = None,
+        example: Optional[str] = None,
+        model: str = d,
+    ) -> None:
         if all(not a.startswith("--") or a.split("=")[0].split(".")[0] in has for a in argv):
             rows.append((kind, subject, argv, env or {}, example, model))
 
@@ -334,27 +408,98 @@ def _by_hand(cat: Catalog, m: dict[str, str]) -> list[tuple[str, str, list[str],
     add("cross-field", "--kv-cache-dtype", ["--kv-cache-dtype", "float16"], example="kv-cache-dtype float16 on bf16")
     add("wrong-choice", "--quantization", ["--quantization", "gptq4"], example="quantization gptq4")
     add("wrong-choice", "--attention-backend", ["--attention-backend", "FLASH"], example="attention-backend FLASH")
-    add("wrong-choice", "--reasoning-parser", ["--reasoning-parser", "deepseek-r2"], example="reasoning-parser deepseek-r2")
-    add("wrong-choice", "--tool-call-parser", ["--enable-auto-tool-choice", "--tool-call-parser", "hermess"], example="tool-call-parser hermess")
+    add(
+        "wrong-choice",
+        "--reasoning-parser",
+        ["--reasoning-parser", "deepseek-r2"],
+        example="reasoning-parser deepseek-r2",
+    )
+    add(
+        "wrong-choice",
+        "--tool-call-parser",
+        ["--enable-auto-tool-choice", "--tool-call-parser", "hermess"],
+        example="tool-call-parser hermess",
+    )
     add("out-of-range", "--max-model-len", ["--max-model-len", "0"], example="max-model-len 0")
-    add("wrong-choice", "speculative.method", ["--speculative-config", '{"method":"ngramm","num_speculative_tokens":3}'], example="speculative method ngramm")
-    add("wrong-type", "speculative.num_speculative_tokens", ["--speculative-config", '{"method":"ngram","num_speculative_tokens":"three"}'], example="num_speculative_tokens three")
-    add("out-of-range", "speculative.num_speculative_tokens", ["--speculative-config", '{"method":"ngram","num_speculative_tokens":-1}'], example="num_speculative_tokens -1")
-    add("misspelt-name", "speculative.num_speculative_token", ["--speculative-config", '{"method":"ngram","num_speculative_token":3}'], example="num_speculative_token")
+    add(
+        "wrong-choice",
+        "speculative.method",
+        ["--speculative-config", '{"method":"ngramm","num_speculative_tokens":3}'],
+        example="speculative method ngramm",
+    )
+    add(
+        "wrong-type",
+        "speculative.num_speculative_tokens",
+        ["--speculative-config", '{"method":"ngram","num_speculative_tokens":"three"}'],
+        example="num_speculative_tokens three",
+    )
+    add(
+        "out-of-range",
+        "speculative.num_speculative_tokens",
+        ["--speculative-config", '{"method":"ngram","num_speculative_tokens":-1}'],
+        example="num_speculative_tokens -1",
+    )
+    add(
+        "misspelt-name",
+        "speculative.num_speculative_token",
+        ["--speculative-config", '{"method":"ngram","num_speculative_token":3}'],
+        example="num_speculative_token",
+    )
     add("wrong-type", "--compilation-config", ["--compilation-config", "3"], example="compilation-config 3")
     add("wrong-choice", "compilation.mode", ["--compilation-config", '{"mode":7}'], example="compilation mode 7")
-    add("wrong-choice", "compilation.cudagraph_mode", ["--compilation-config", '{"cudagraph_mode":"FULLL"}'], example="cudagraph_mode FULLL")
-    add("wrong-type", "--hf-overrides", ["--hf-overrides", '{"max_position_embeddings":'], example="hf-overrides broken JSON")
-    add("cross-field", "--max-num-batched-tokens", ["--max-num-batched-tokens", "4096", "--no-enable-chunked-prefill"], example="batched tokens below model len")
-    add("cross-field", "--long-prefill-token-threshold", ["--max-model-len", "4096", "--long-prefill-token-threshold", "8192"], example="long prefill above max-model-len")
+    add(
+        "wrong-choice",
+        "compilation.cudagraph_mode",
+        ["--compilation-config", '{"cudagraph_mode":"FULLL"}'],
+        example="cudagraph_mode FULLL",
+    )
+    add(
+        "wrong-type",
+        "--hf-overrides",
+        ["--hf-overrides", '{"max_position_embeddings":'],
+        example="hf-overrides broken JSON",
+    )
+    add(
+        "cross-field",
+        "--max-num-batched-tokens",
+        ["--max-num-batched-tokens", "4096", "--no-enable-chunked-prefill"],
+        example="batched tokens below model len",
+    )
+    add(
+        "cross-field",
+        "--long-prefill-token-threshold",
+        ["--max-model-len", "4096", "--long-prefill-token-threshold", "8192"],
+        example="long prefill above max-model-len",
+    )
     add("cross-field", "-dcp", ["-dcp", "4", "-tp", "2"], example="dcp 4 tp 2")
     add("cross-field", "--enable-log-outputs", ["--enable-log-outputs"], example="log outputs without log requests")
-    add("cross-field", "--enable-auto-tool-choice", ["--enable-auto-tool-choice"], example="auto tool choice without parser")
+    add(
+        "cross-field",
+        "--enable-auto-tool-choice",
+        ["--enable-auto-tool-choice"],
+        example="auto tool choice without parser",
+    )
     add("cross-field", "--quantization", ["--quantization", "awq"], example="awq on unquantized")
-    add("cross-field", "speculative.method", ["--speculative-config", '{"method":"mtp","num_speculative_tokens":1}'], example="mtp on dense")
-    add("cross-field", "--kv-transfer-config.kv_port", ["--kv-transfer-config", kv, "--kv-transfer-config.kv_port", "5601"], example="dotted after JSON")
+    add(
+        "cross-field",
+        "speculative.method",
+        ["--speculative-config", '{"method":"mtp","num_speculative_tokens":1}'],
+        example="mtp on dense",
+    )
+    add(
+        "cross-field",
+        "--kv-transfer-config.kv_port",
+        ["--kv-transfer-config", kv, "--kv-transfer-config.kv_port", "5601"],
+        example="dotted after JSON",
+    )
     add("env", "VLLM_LOGGING_LEVEL", [], {"VLLM_LOGGING_LEVEL": "LOUD"}, example="VLLM_LOGGING_LEVEL LOUD")
-    add("env", "VLLM_*", ["--fail-on-environ-validation"], {"VLLM_NOT_A_VARIABLE": "1"}, example="unknown VLLM_* with fail-on-environ-validation")
+    add(
+        "env",
+        "VLLM_*",
+        ["--fail-on-environ-validation"],
+        {"VLLM_NOT_A_VARIABLE": "1"},
+        example="unknown VLLM_* with fail-on-environ-validation",
+    )
 
     # valid and near-valid neighbours of the examples
     add("valid", "--kv-cache-dtype", ["--kv-cache-dtype", "bfloat16"])
@@ -369,8 +514,14 @@ def _by_hand(cat: Catalog, m: dict[str, str]) -> list[tuple[str, str, list[str],
     add("valid", "--enable-log-outputs", ["--enable-log-outputs", "--enable-log-requests"])
     add("valid", "-dcp", ["-dcp", "2", "-tp", "8"])
     add("valid", "--max-num-batched-tokens", ["--max-num-batched-tokens", "8192", "--no-enable-chunked-prefill"])
-    add("valid", "--max-num-batched-tokens", ["--max-num-batched-tokens", "4096", "--max-model-len", "4096", "--no-enable-chunked-prefill"])
-    add("valid", "--long-prefill-token-threshold", ["--max-model-len", "4096", "--long-prefill-token-threshold", "2048"])
+    add(
+        "valid",
+        "--max-num-batched-tokens",
+        ["--max-num-batched-tokens", "4096", "--max-model-len", "4096", "--no-enable-chunked-prefill"],
+    )
+    add(
+        "valid", "--long-prefill-token-threshold", ["--max-model-len", "4096", "--long-prefill-token-threshold", "2048"]
+    )
     add("valid", "--compilation-config", ["--compilation-config", '{"mode":3}'])
     add("valid", "--compilation-config", ["--compilation-config", '{"mode":"VLLM_COMPILE"}'])
     add("wrong-choice", "compilation.mode", ["--compilation-config", '{"mode":"VLLM_COMPILED"}'])
@@ -389,11 +540,30 @@ def _by_hand(cat: Catalog, m: dict[str, str]) -> list[tuple[str, str, list[str],
     add("wrong-type", "--hf-overrides", ["--hf-overrides", "3"])
     add("valid", "--speculative-config", ["--speculative-config", spec])
     add("valid", "--kv-transfer-config", ["--kv-transfer-config", kv])
-    add("valid", "--kv-transfer-config.kv_port", ["--kv-transfer-config.kv_connector", "NixlConnector", "--kv-transfer-config.kv_role", "kv_both", "--kv-transfer-config.kv_port", "5601"])
+    add(
+        "valid",
+        "--kv-transfer-config.kv_port",
+        [
+            "--kv-transfer-config.kv_connector",
+            "NixlConnector",
+            "--kv-transfer-config.kv_role",
+            "kv_both",
+            "--kv-transfer-config.kv_port",
+            "5601",
+        ],
+    )
     add("cross-field", "--kv-transfer-config.kv_role", ["--kv-transfer-config.kv_role", "kv_producer"])
     add("cross-field", "--kv-transfer-config", ["--kv-transfer-config", '{"kv_connector":"NixlConnector"}'])
-    add("wrong-choice", "--kv-transfer-config", ["--kv-transfer-config", '{"kv_connector":"NixlConector","kv_role":"kv_both"}'])
-    add("wrong-type", "--kv-transfer-config", ["--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"'])
+    add(
+        "wrong-choice",
+        "--kv-transfer-config",
+        ["--kv-transfer-config", '{"kv_connector":"NixlConector","kv_role":"kv_both"}'],
+    )
+    add(
+        "wrong-type",
+        "--kv-transfer-config",
+        ["--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"'],
+    )
     # model-dependent
     add("valid", "--enable-expert-parallel", ["--enable-expert-parallel"], model=m["moe"])
     add("cross-field", "--enable-expert-parallel", ["--enable-expert-parallel"])
@@ -414,7 +584,16 @@ def _by_hand(cat: Catalog, m: dict[str, str]) -> list[tuple[str, str, list[str],
     add("cross-field", "--data-parallel-rank", ["--data-parallel-size", "2", "--data-parallel-rank", "1"])
     add("cross-field", "--kv-transfer-config", ["--kv-transfer-config", "{}"])
     add("cross-field", "--kv-transfer-config", ["--kv-transfer-config", '{"kv_role":"kv_both"}'])
-    add("valid", "--kv-transfer-config", ["--kv-transfer-config", kv, "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'])
+    add(
+        "valid",
+        "--kv-transfer-config",
+        [
+            "--kv-transfer-config",
+            kv,
+            "--kv-transfer-config",
+            '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}',
+        ],
+    )
     add("cross-field", "--data-parallel-hybrid-lb", ["--data-parallel-hybrid-lb", "--data-parallel-external-lb"])
     add("cross-field", "--num-redundant-experts", ["--num-redundant-experts", "2"], model=m["moe"])
     add("cross-field", "--enable-auto-tool-choice", ["--enable-auto-tool-choice", "--tool-call-parser", "hermess"])
@@ -471,14 +650,21 @@ def generate(cat: Catalog, models: dict[str, str]) -> list[Case]:
     cases: list[Case] = []
     seen: set[tuple[tuple[str, ...], tuple[tuple[str, str], ...]]] = set()
 
-    def push(kind: str, subject: str, argv: list[str], env: Optional[dict[str, str]] = None,
-             example: Optional[str] = None, config: Optional[str] = None) -> None:
+    def push(
+        kind: str,
+        subject: str,
+        argv: list[str],
+        env: Optional[dict[str, str]] = None,
+        example: Optional[str] = None,
+        config: Optional[str] = None,
+    ) -> None:
         key = (tuple(argv), tuple(sorted((env or {}).items())), config)
         if key in seen and example is None:
             return
         seen.add(key)
-        cases.append(Case(f"{len(cases):04d}", kind, subject, tuple(argv),
-                          tuple(sorted((env or {}).items())), example, config))
+        cases.append(
+            Case(f"{len(cases):04d}", kind, subject, tuple(argv), tuple(sorted((env or {}).items())), example, config)
+        )
 
     for kind, subject, argv, env, ex in _by_hand(cat, models):
         push(kind, subject, argv, env, ex)
@@ -503,11 +689,20 @@ def generate(cat: Catalog, models: dict[str, str]) -> list[Case]:
         for kind, argv in _flag_cases(flag, fld, dense):
             push(kind, flag.option_strings[0], [dense, *argv])
             # the same value from a --config YAML file, once per flag and kind
-            if (len(argv) == 2 and argv[0].startswith("--") and kind in YAML_KINDS
-                    and kind not in yaml_kinds and flag.nargs in (None, "?")):
+            if (
+                len(argv) == 2
+                and argv[0].startswith("--")
+                and kind in YAML_KINDS
+                and kind not in yaml_kinds
+                and flag.nargs in (None, "?")
+            ):
                 yaml_kinds.add(kind)
-                push(kind, f"{flag.option_strings[0]} (yaml)", [dense, "--config", "{config}"],
-                     config=f"{argv[0][2:]}: {argv[1]}\n")
+                push(
+                    kind,
+                    f"{flag.option_strings[0]} (yaml)",
+                    [dense, "--config", "{config}"],
+                    config=f"{argv[0][2:]}: {argv[1]}\n",
+                )
     return cases
 
 

@@ -38,8 +38,12 @@ def release_params(versions=BUNDLED_RELEASES, cannot_run=None, known=None):  # t
         if cannot_run and v in cannot_run:
             marks.append(pytest.mark.skip(reason=cannot_run[v]))
         elif not (every or v in SAMPLE or cached(v)):
-            marks.append(pytest.mark.skip(reason=f"vllm {v} is not in the cache and not in the "
-                                                 "sample; VCFG_FIDELITY=all downloads and runs it"))
+            marks.append(
+                pytest.mark.skip(
+                    reason=f"vllm {v} is not in the cache and not in the "
+                    "sample; VCFG_FIDELITY=all downloads and runs it"
+                )
+            )
         if known and v in known:
             marks.append(pytest.mark.xfail(strict=True, reason=known[v]))
         out.append(pytest.param(v, marks=marks, id=v))

@@ -27,12 +27,14 @@ BASE: dict[str, Any] = {
 
 #: options a generated value would make vcfg (rightly) read something else or run
 #: the launch differently: not generated (they are not values a schema checks)
-SKIP_OPTIONS = frozenset({
-    "config",  # reads another file
-    "help",
-    "model",  # the base config names the model
-    "headless",  # a headless launch has no API server: another set of rules
-})
+SKIP_OPTIONS = frozenset(
+    {
+        "config",  # reads another file
+        "help",
+        "model",  # the base config names the model
+        "headless",  # a headless launch has no API server: another set of rules
+    }
+)
 
 
 @record(frozen=True)
@@ -49,8 +51,10 @@ def long_names(flag: Flag) -> list[str]:
 
 
 def _is_switch(flag: Flag) -> bool:
-    return flag.action in ("store_true", "store_false", "store_const", "boolean_optional", "enable_disable") \
+    return (
+        flag.action in ("store_true", "store_false", "store_const", "boolean_optional", "enable_disable")
         or flag.nargs == 0
+    )
 
 
 def _in_bounds(con: Any, kind: str) -> Any:
@@ -146,8 +150,7 @@ def flag_cases(cat: Catalog, flag: Flag, value_class: Optional[str]) -> Iterator
         yield case("valid", "x", False)
 
 
-def field_cases(cat: Catalog, key: str, cls: ConfigClass, path: tuple[str, ...] = (),
-                depth: int = 0) -> Iterator[Case]:
+def field_cases(cat: Catalog, key: str, cls: ConfigClass, path: tuple[str, ...] = (), depth: int = 0) -> Iterator[Case]:
     """Cases for the keys of config class ``cls`` under the top-level ``key``."""
     from vcfg.lint.rules._config_json import judged_field
 
@@ -212,8 +215,9 @@ def cases(cat: Catalog) -> list[Case]:
                 # before 0.16 the loader passes a mapping on as Python text, which vLLM
                 # cannot read: every non-empty mapping is a mistake (JSON text in a
                 # string is the way; what is inside a string no schema can see)
-                out.append(Case(f"mapping:{names[0]}", "python-text", names[0],
-                                {**BASE, names[0]: {"no_such_key": 1}}, True))
+                out.append(
+                    Case(f"mapping:{names[0]}", "python-text", names[0], {**BASE, names[0]: {"no_such_key": 1}}, True)
+                )
                 continue
             for c in field_cases(cat, names[0], cat.config(vc)):
                 if c.name not in seen:
@@ -227,10 +231,23 @@ def cases(cat: Catalog) -> list[Case]:
         if cls is None or not names or flag.deprecated or names[0] in SKIP_OPTIONS:
             continue
         base = names[0]
-        out.append(Case(f"unknown-key:{base}.no_such_key", "unknown-key", f"{base}.no_such_key",
-                        {**BASE, f"{base}.no_such_key": 1}, True))
-        num = next((f for f in cls.fields if f.init and not f.name.startswith("_") and f.hints == ["int"]
-                    and f.constraint is None), None)
+        out.append(
+            Case(
+                f"unknown-key:{base}.no_such_key",
+                "unknown-key",
+                f"{base}.no_such_key",
+                {**BASE, f"{base}.no_such_key": 1},
+                True,
+            )
+        )
+        num = next(
+            (
+                f
+                for f in cls.fields
+                if f.init and not f.name.startswith("_") and f.hints == ["int"] and f.constraint is None
+            ),
+            None,
+        )
         if num is not None:
             key = f"{base}.{num.name}"
             out.append(Case(f"valid:{key}", "valid", key, {**BASE, key: 2}, False))

@@ -29,9 +29,19 @@ def install_yaml_language_server(cache: Path) -> Path:
         raise RuntimeError("npm is not installed")
     folder.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(
-        [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", str(folder),
-         f"yaml-language-server@{YAML_LS_VERSION}"],
-        capture_output=True, text=True, timeout=600,
+        [
+            npm,
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--ignore-scripts",
+            "--prefix",
+            str(folder),
+            f"yaml-language-server@{YAML_LS_VERSION}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     if proc.returncode != 0 or not script.is_file():
         raise RuntimeError(f"npm install failed:\n{proc.stderr[-2000:]}")
@@ -51,26 +61,34 @@ class LspClient(JsonRpcProcess):
 
     # -- LSP
     def initialize(self, root: Path) -> Any:
-        result = self.request("initialize", {
-            "processId": os.getpid(),
-            "rootUri": root.as_uri(),
-            "capabilities": {
-                "workspace": {"configuration": True, "didChangeConfiguration": {"dynamicRegistration": False}},
-                "textDocument": {
-                    "completion": {"completionItem": {"snippetSupport": False, "documentationFormat": ["markdown", "plaintext"]}},
-                    "hover": {"contentFormat": ["markdown", "plaintext"]},
-                    "publishDiagnostics": {},
+        result = self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": root.as_uri(),
+                "capabilities": {
+                    "workspace": {"configuration": True, "didChangeConfiguration": {"dynamicRegistration": False}},
+                    "textDocument": {
+                        "completion": {
+                            "completionItem": {
+                                "snippetSupport": False,
+                                "documentationFormat": ["markdown", "plaintext"],
+                            }
+                        },
+                        "hover": {"contentFormat": ["markdown", "plaintext"]},
+                        "publishDiagnostics": {},
+                    },
                 },
             },
-        })
+        )
         self.notify("initialized", {})
         self.notify("workspace/didChangeConfiguration", {"settings": {"yaml": self.settings}})
         return result
 
     def open(self, uri: str, text: str) -> None:
-        self.notify("textDocument/didOpen", {
-            "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}
-        })
+        self.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
 
     def diagnostics(self, uri: str, timeout: float = 30, want: int = 1) -> list[dict[str, Any]]:
         """The first published diagnostics for ``uri`` with at least ``want`` entries."""
@@ -88,17 +106,18 @@ class LspClient(JsonRpcProcess):
         return last
 
     def completion(self, uri: str, line: int, character: int) -> list[dict[str, Any]]:
-        result = self.request("textDocument/completion", {
-            "textDocument": {"uri": uri}, "position": {"line": line, "character": character}
-        })
+        result = self.request(
+            "textDocument/completion",
+            {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+        )
         if isinstance(result, dict):
             return list(result.get("items", []))
         return list(result or [])
 
     def hover(self, uri: str, line: int, character: int) -> Optional[dict[str, Any]]:
-        return self.request("textDocument/hover", {
-            "textDocument": {"uri": uri}, "position": {"line": line, "character": character}
-        })
+        return self.request(
+            "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+        )
 
     def close(self) -> None:
         try:

@@ -9,9 +9,8 @@ import functools
 import json
 from pathlib import Path
 
-import pytest
-
 import bash_oracle as oracle
+import pytest
 
 pytestmark = pytest.mark.slow
 

@@ -57,8 +57,15 @@ def test_golden_notes(run, fmt):
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_golden_detailed(run, fmt):
     r = run(
-        "bench", "analyze", DETAILED, "--slo-ttft-ms", "1000", "--max-failed-pct", "5",
-        "--format", fmt,
+        "bench",
+        "analyze",
+        DETAILED,
+        "--slo-ttft-ms",
+        "1000",
+        "--max-failed-pct",
+        "5",
+        "--format",
+        fmt,
     )
     assert r.exit_code == 0, r.output
     _golden(f"detailed-1p1d.{FORMATS[fmt]}", r.output)
@@ -113,9 +120,7 @@ def test_stdin(run):
     assert r.exit_code == 1 and json.loads(r.output)["source"] == "<stdin>"
 
 
-@pytest.mark.parametrize(
-    "name", ["empty.txt", "invalid.json", "not-a-result.json", "no-report.log", "missing.txt"]
-)
+@pytest.mark.parametrize("name", ["empty.txt", "invalid.json", "not-a-result.json", "no-report.log", "missing.txt"])
 def test_bad_input_exit_2_one_line(run, name):
     r = run("bench", "analyze", f"tests/fixtures/bench/{name}")
     assert r.exit_code == 2
@@ -171,8 +176,15 @@ def test_plot_writes_a_png(run, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "dist.png"
     r = run(
-        "bench", "analyze", DETAILED, "--slo-ttft-ms", "1000", "--max-failed-pct", "5",
-        "--plot", str(out),
+        "bench",
+        "analyze",
+        DETAILED,
+        "--slo-ttft-ms",
+        "1000",
+        "--max-failed-pct",
+        "5",
+        "--plot",
+        str(out),
     )
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

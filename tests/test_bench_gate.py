@@ -142,14 +142,18 @@ def test_compare_exits_1_on_a_regression_past_the_threshold(run):
     assert r.exit_code == 1
     assert "P99 TPOT (ms)" in r.output and "worse, regression" in r.output
     assert "Regressions past 10% (B against A): " in r.output
-    doc = json.loads(
-        run("bench", "compare", NOTES, DETAILED, "--max-failed-pct", "5", "--format", "json").output
-    )
+    doc = json.loads(run("bench", "compare", NOTES, DETAILED, "--max-failed-pct", "5", "--format", "json").output)
     assert "p99_tpot_ms" in doc["regressions"] and doc["max_regression_pct"] == 10.0
     # a generous threshold and a B that passes: exit 0
     r = run(
-        "bench", "compare", NOTES, DETAILED, "--max-failed-pct", "5",
-        "--max-regression-pct", "500",
+        "bench",
+        "compare",
+        NOTES,
+        DETAILED,
+        "--max-failed-pct",
+        "5",
+        "--max-regression-pct",
+        "500",
     )
     assert r.exit_code == 0, r.output
     assert "No regression past 500%" in r.output
@@ -161,8 +165,14 @@ def test_compare_exits_1_when_b_fails_its_verdict(run):
     assert r.exit_code == 1
     assert "B  Verdict: FAIL (failed requests)" in r.output
     r = run(
-        "bench", "compare", DETAILED, NOTES, "--max-regression-pct", "100000",
-        "--fail-on", "never",
+        "bench",
+        "compare",
+        DETAILED,
+        NOTES,
+        "--max-regression-pct",
+        "100000",
+        "--fail-on",
+        "never",
     )
     assert r.exit_code == 0
 
@@ -251,15 +261,30 @@ def test_sglang_zero_itl_and_negative_median_are_a_broken_measurement(run, tmp_p
 
 def test_sglang_json_is_read_with_e2e_mapped():
     obj = {
-        "backend": "sglang", "dataset_name": "random", "request_rate": 8.0,
-        "max_concurrency": 64, "duration": 120.5, "completed": 500,
-        "total_input_tokens": 256000, "total_output_tokens": 64000,
-        "total_output_tokens_retokenized": 63990, "request_throughput": 4.15,
-        "input_throughput": 2124.5, "output_throughput": 531.1,
-        "mean_e2e_latency_ms": 5012.3, "median_e2e_latency_ms": 4870.0,
-        "p99_e2e_latency_ms": 9120.4, "mean_ttft_ms": 310.2, "median_ttft_ms": 280.1,
-        "p99_ttft_ms": 950.3, "mean_tpot_ms": 36.8, "median_tpot_ms": 35.9,
-        "p99_tpot_ms": 52.2, "mean_itl_ms": 36.5, "median_itl_ms": 34.1, "p99_itl_ms": 80.2,
+        "backend": "sglang",
+        "dataset_name": "random",
+        "request_rate": 8.0,
+        "max_concurrency": 64,
+        "duration": 120.5,
+        "completed": 500,
+        "total_input_tokens": 256000,
+        "total_output_tokens": 64000,
+        "total_output_tokens_retokenized": 63990,
+        "request_throughput": 4.15,
+        "input_throughput": 2124.5,
+        "output_throughput": 531.1,
+        "mean_e2e_latency_ms": 5012.3,
+        "median_e2e_latency_ms": 4870.0,
+        "p99_e2e_latency_ms": 9120.4,
+        "mean_ttft_ms": 310.2,
+        "median_ttft_ms": 280.1,
+        "p99_ttft_ms": 950.3,
+        "mean_tpot_ms": 36.8,
+        "median_tpot_ms": 35.9,
+        "p99_tpot_ms": 52.2,
+        "mean_itl_ms": 36.5,
+        "median_itl_ms": 34.1,
+        "p99_itl_ms": 80.2,
         "concurrency": 20.8,
     }
     [r] = loads(json.dumps(obj).encode(), "sglang.jsonl")

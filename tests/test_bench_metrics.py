@@ -50,7 +50,12 @@ def test_notes_acceptance_numbers():
     # failed, so the run does not pass (it did, judged on TPOT alone)
     v, f = a.verdicts
     assert (v.metric, v.statistic, v.slo, v.value, v.passed, v.node) == (
-        "tpot", "mean", 50.0, 27.55, True, "decode",
+        "tpot",
+        "mean",
+        50.0,
+        27.55,
+        True,
+        "decode",
     )
     assert (f.metric, f.unit, f.slo, f.passed) == ("failed_requests", "%", 0.0, False)
     assert round(f.value, 1) == 74.1
@@ -128,8 +133,9 @@ def test_warmup_itl_and_peak_smells():
 
 
 def test_itl_above_tpot_is_a_note():
-    text = NOTES.read_text().replace("Median ITL (ms):                         26.53",
-                                     "Median ITL (ms):                         80.00")
+    text = NOTES.read_text().replace(
+        "Median ITL (ms):                         26.53", "Median ITL (ms):                         80.00"
+    )
     [r] = loads(text.encode(), "x")
     a = analyze(r, Slos())
     [c] = [c for c in a.caveats if c.code == "itl-above-tpot"]

@@ -18,9 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTES_LINES = (ROOT / "examples" / "bench" / "notes-1p1d.txt").read_text().splitlines()
 SMALL = json.loads((ROOT / "tests" / "fixtures" / "bench" / "small-detailed.json").read_text())
 
-ODD_VALUES = st.sampled_from(
-    [None, 0, -1, 0.0, 1e308, -1e308, "x", "inf", [], {}, [1, "a"], True, [[None]], [0] * 5]
-)
+ODD_VALUES = st.sampled_from([None, 0, -1, 0.0, 1e308, -1e308, "x", "inf", [], {}, [1, "a"], True, [[None]], [0] * 5])
 ODD_TOKENS = st.sampled_from(["0", "-5", "nan", "inf", "abc", "1e400", "0.00", ""])
 
 

@@ -103,11 +103,7 @@ def test_every_printed_label_is_known(version):
     tree = _serve_tree(version)
     labels = _printed_labels(tree)
     assert "Successful requests" in labels and "Mean TTFT (ms)" not in labels
-    unknown = {
-        lab
-        for lab in labels
-        if lab.lower() not in LABEL_KEYS and lab.lower() not in UNMAPPED_LABELS
-    }
+    unknown = {lab for lab in labels if lab.lower() not in LABEL_KEYS and lab.lower() not in UNMAPPED_LABELS}
     assert not unknown, f"vllm {version} prints labels vcfg does not know: {unknown}"
 
 
@@ -125,9 +121,5 @@ def test_every_latency_metric_name_is_known(version):
 def test_every_result_key_is_known(version):
     keys = _result_keys(_serve_tree(version))
     assert {"completed", "duration", "total_output_tokens"} <= keys
-    unknown = {
-        k
-        for k in keys
-        if k not in SUMMARY_KEYS and k not in NON_SUMMARY_KEYS and k not in ALIASES
-    }
+    unknown = {k for k in keys if k not in SUMMARY_KEYS and k not in NON_SUMMARY_KEYS and k not in ALIASES}
     assert not unknown, f"vllm {version}: result keys vcfg does not know: {unknown}"

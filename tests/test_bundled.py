@@ -3,9 +3,8 @@
 import pytest
 
 from vcfg.catalog import store
-from vcfg.catalog.releases import GENERATED_BY
+from vcfg.catalog.releases import BUNDLED_RELEASES, GENERATED_BY
 from vcfg.dev.generate import generate_one
-from vcfg.catalog.releases import BUNDLED_RELEASES
 
 
 def test_every_listed_release_is_bundled_and_nothing_else():
@@ -66,6 +65,8 @@ def test_knowledge_json_is_current():
     )
     from_json = [p.content for p in knowledge._bundled_packs()]
     # (a plugin entry naming no connectors gets its built overlay's: knowledge._with_overlay)
-    from_toml = [knowledge._with_overlay(knowledge.read_pack(f, bundled=True)).content
-                 for f in knowledge._pack_files(knowledge.BUNDLED_DIR)]
+    from_toml = [
+        knowledge._with_overlay(knowledge.read_pack(f, bundled=True)).content
+        for f in knowledge._pack_files(knowledge.BUNDLED_DIR)
+    ]
     assert from_json == from_toml and len(from_json) >= 3

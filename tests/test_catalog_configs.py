@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from vcfg.catalog.extract.configs import extract_configs, scan_configs
-from vcfg.catalog.model import ConfigClass, ConfigField
 from vcfg.catalog.extract.source import from_tree
+from vcfg.catalog.model import ConfigClass, ConfigField
 
 
 def make_tree(root: Path, files: dict[str, str]) -> Path:
@@ -571,9 +571,7 @@ def test_real_0_20() -> None:
     classes = by_name(scan.classes)
     kv = classes["KVTransferConfig"]
     assert len(kv.fields) == 13
-    assert fld(kv, "kv_buffer_device").default == {
-        "$dynamic": "factory kv_buffer_device_default_factory"
-    }
+    assert fld(kv, "kv_buffer_device").default == {"$dynamic": "factory kv_buffer_device_default_factory"}
     assert kv.extra_forbid is True
     front = classes["FrontendArgs"]
     assert front.bases == ["BaseFrontendArgs"]

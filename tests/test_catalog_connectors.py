@@ -203,9 +203,7 @@ def test_no_factory_gives_empty_registry(tmp_path):
 def test_broken_files_do_not_crash(tmp_path):
     src = _tree(tmp_path, {f"{KVC}/factory.py": "KVConnectorFactory.register_connector(\n"})
     assert extract_connectors(src) == []
-    (tmp_path / KVC / "factory.py").write_text(
-        f'KVConnectorFactory.register_connector("A", "{PKG}.a", "A")\n'
-    )
+    (tmp_path / KVC / "factory.py").write_text(f'KVConnectorFactory.register_connector("A", "{PKG}.a", "A")\n')
     _write(tmp_path, f"{KVC}/a.py", "def f(:\n    extra_config.get('x', 1)\n")
     src = from_tree(tmp_path)  # a source is a snapshot: its parsed modules are cached
     (conn,) = extract_connectors(src)

@@ -14,8 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from catalog_envs_oracle import (
     FIXTURES,
     IDIOMS,
@@ -25,10 +23,12 @@ from catalog_envs_oracle import (
     run_envs_oracle,
     same,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vcfg.catalog.extract.envs import extract_env_vars, extract_env_vars_from_text
-from vcfg.catalog.model import EnvVar
 from vcfg.catalog.extract.source import from_tree, from_version
+from vcfg.catalog.model import EnvVar
 from vcfg.errors import VcfgError
 from vcfg.records import dump
 
@@ -125,9 +125,7 @@ def test_real_default_wins_over_the_stub(idioms: dict[str, EnvVar]) -> None:
         ("T_UNSTUBBED_WORD", ["yes"], False),
     ],
 )
-def test_bool_word_truthy_sets(
-    idioms: dict[str, EnvVar], name: str, truthy: list[str], case_sensitive: bool
-) -> None:
+def test_bool_word_truthy_sets(idioms: dict[str, EnvVar], name: str, truthy: list[str], case_sensitive: bool) -> None:
     var = idioms[name]
     assert var.parse == "bool_word" and not var.can_raise
     assert var.truthy == truthy
@@ -313,9 +311,7 @@ def _release(version: str) -> dict[str, EnvVar]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "version, count", [("0.10.0", 143), ("0.11.0", 196), ("0.20.0", 249), ("0.33.0", 318)]
-)
+@pytest.mark.parametrize("version, count", [("0.10.0", 143), ("0.11.0", 196), ("0.20.0", 249), ("0.33.0", 318)])
 def test_counts_equal_research(version: str, count: int) -> None:
     assert len(_release(version)) == count
 
@@ -375,10 +371,7 @@ def test_parse_counts_match_research_idiom_table() -> None:
     assert counts["choices"] == 15 and counts["set_choices"] == 1
     assert counts["port"] == 1 and counts["json"] == 2
     assert counts["int"] == 67 and counts["float"] == 7
-    raising = {
-        v: sum(e.can_raise for e in _release(v).values())
-        for v in ("0.10.0", "0.11.0", "0.20.0", "0.33.0")
-    }
+    raising = {v: sum(e.can_raise for e in _release(v).values()) for v in ("0.10.0", "0.11.0", "0.20.0", "0.33.0")}
     # research: 70, 110, 152, 193; +1 in 0.20/0.33 for VLLM_DISABLE_COMPILE_CACHE
     # (a bare helper name), +1 in 0.33 for VLLM_RUST_FRONTEND_PATH (FileNotFoundError)
     assert raising == {"0.10.0": 70, "0.11.0": 110, "0.20.0": 153, "0.33.0": 194}
@@ -444,7 +437,6 @@ def test_defaults_agree_with_executing_envs_py(version: str) -> None:
         assert sum("ok" in r for r in oracle.values()) == 313
         assert agree == 311  # the other 2 evaluate to /tmp and os.cpu_count()
     assert not [n for n, r in oracle.items() if "error" in r and not environment_error(r)]
-
 
 
 # ----------------------------------------------------------------------------- fuzz

@@ -38,8 +38,8 @@ from vcfg.catalog.extract.flags_values import (
     ParseType,
     to_json,
 )
-from vcfg.catalog.model import ConfigClass, ConfigField, Flag, Loc
 from vcfg.catalog.extract.source import from_tree
+from vcfg.catalog.model import ConfigClass, ConfigField, Flag, Loc
 
 L = Loc(file="vllm/config/x.py", line=3)
 
@@ -121,7 +121,7 @@ def test_compute_kwargs_skips_initvars_and_carries_default_over():
     assert out["c"]["default"] == ConfigInstance("Sub")
 
 
-_COMPUTE_OLD = '''
+_COMPUTE_OLD = """
 def literal_to_kwargs(type_hints):
     return {"type": str, "choices": sorted(x)}
 
@@ -134,9 +134,9 @@ def _compute_kwargs(cls):
         if type(None) in type_hints:
             if kwargs[name].get("choices"):
                 kwargs[name]["choices"].append("None")
-'''
+"""
 
-_COMPUTE_NEW = '''
+_COMPUTE_NEW = """
 def literal_to_kwargs(type_hints):
     kwarg = "metavar" if contains_type(type_hints, str) else "choices"
 
@@ -161,7 +161,7 @@ def _compute_kwargs(cls):
         if type(None) in type_hints:
             if kwargs[name].get("choices"):
                 kwargs[name]["choices"].append(None)
-'''
+"""
 
 
 def test_detect_rules_reads_the_release_source():
@@ -218,7 +218,7 @@ def test_to_json():
 
 _ENVS = "VLLM_FLAG = False\n"
 
-_LITERALS = '''
+_LITERALS = """
 import enum
 from typing import Literal
 
@@ -229,15 +229,15 @@ ALLOWED = "thing"
 class Fmt(str, enum.Enum):
     AUTO = "auto"
     JSON = "json"
-'''
+"""
 
-_ARGPARSE_UTILS = '''
+_ARGPARSE_UTILS = """
 class FlexibleArgumentParser(ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-'''
+"""
 
-_ARGPARSE_UTILS_ED = '''
+_ARGPARSE_UTILS_ED = """
 class Inverting(BooleanOptionalAction):
     _inverse_prefixes = {"--enable-": "--disable-", "--disable-": "--enable-"}
 
@@ -245,9 +245,9 @@ class FlexibleArgumentParser(ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.register("action", BooleanOptionalAction, Inverting)
-'''
+"""
 
-_ARG_UTILS = '''
+_ARG_UTILS = """
 import argparse
 import copy
 import sys
@@ -344,9 +344,9 @@ class AsyncEngineArgs(EngineArgs):
         )
         current_platform.pre_register_and_update(parser)
         return parser
-'''
+"""
 
-_CLI_ARGS = '''
+_CLI_ARGS = """
 import json
 from vllm.config import config
 from vllm.engine.arg_utils import AsyncEngineArgs, optional_type
@@ -385,9 +385,9 @@ def make_arg_parser(parser):
     parser = FrontendArgs.add_cli_args(parser)
     parser = AsyncEngineArgs.add_cli_args(parser)
     return parser
-'''
+"""
 
-_SERVE = '''
+_SERVE = """
 from vllm.entrypoints.openai.cli_args import make_arg_parser
 
 
@@ -400,7 +400,7 @@ class ServeSubcommand:
         serve_parser.add_argument("--late", type=int, default=1)
         serve_parser.epilog = SOME_TEXT.format(x=1)
         return serve_parser
-'''
+"""
 
 
 def _configs() -> list[ConfigClass]:
@@ -460,9 +460,7 @@ def write_tree(root: Path, *, enable_disable: bool = False, arg_utils: str = _AR
 
 
 def _by(flags: list[Flag]) -> dict[str, Flag]:
-    return {s: f for f in flags for s in f.option_strings} | {
-        f.dest: f for f in flags if f.positional
-    }
+    return {s: f for f in flags for s in f.option_strings} | {f.dest: f for f in flags if f.positional}
 
 
 def _line(text: str, needle: str) -> int:
@@ -487,9 +485,7 @@ def test_synthetic_tree_flags(tmp_path):
     # frontend: generic loop, customised kwargs, base-class super() chain, field locations
     host = by["--host"]
     assert host.type == "str" and host.optional and host.group == "Frontend"
-    assert by["--port"].default == 9000 and by["--port"].loc == Loc(
-        file="vllm/entrypoints/openai/cli_args.py", line=22
-    )
+    assert by["--port"].default == 9000 and by["--port"].loc == Loc(file="vllm/entrypoints/openai/cli_args.py", line=22)
     assert by["--origins"].type == "json" and by["--origins"].nargs is None
     assert by["--use-tls"].option_strings == ["--use-tls", "--no-use-tls"]
     assert by["--use-tls"].action == "boolean_optional"
@@ -604,8 +600,7 @@ def test_registry_scan(tmp_path):
             "@Manager.register_module(['bottom', 'also'])\nclass One:\n    pass\n"
         ),
         "vllm/parsers/two.py": (
-            "from .base import Manager\n\n\n@Manager.register_module(\n    'two'\n)\n"
-            "class Two:\n    pass\n"
+            "from .base import Manager\n\n\n@Manager.register_module(\n    'two'\n)\nclass Two:\n    pass\n"
         ),
     }
     for rel, text in files.items():

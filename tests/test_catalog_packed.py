@@ -4,13 +4,13 @@ shared by every release, rows per release; what is unpacked is exactly what was 
 import json
 
 import pytest
+from catalog_factory import make_catalog
 
 from vcfg import records
 from vcfg.catalog import packed, store
 from vcfg.catalog.model import Catalog
 from vcfg.catalog.releases import BUNDLED_RELEASES
 from vcfg.errors import VcfgError
-from catalog_factory import make_catalog
 
 
 def _dump(cat: Catalog) -> str:

@@ -12,11 +12,11 @@ corpus meets the sizes its issues ask for (README.md in the folder).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from pathlib import Path
 
 import pytest
+import tomllib
 
 REAL = Path(__file__).parent / "corpus" / "real"
 ANNOTATIONS = REAL / "annotations.toml"
@@ -25,21 +25,44 @@ NOT_CORPUS = {"annotations.toml", "README.md"}
 LICENCES = {"Apache-2.0", "MIT", "BSD-2-Clause", "BSD-3-Clause"}
 #: formats a vLLM launch can be written in (issue 13); every one needs 3+ positive files
 FORMATS = (
-    "bash", "serve-config", "kubernetes", "kustomize", "helm-values", "compose",
-    "docker-run", "dockerfile", "ray-serve", "skypilot", "github-actions", "srt-slurm",
-    "markdown", "dynamo",
+    "bash",
+    "serve-config",
+    "kubernetes",
+    "kustomize",
+    "helm-values",
+    "compose",
+    "docker-run",
+    "dockerfile",
+    "ray-serve",
+    "skypilot",
+    "github-actions",
+    "srt-slurm",
+    "markdown",
+    "dynamo",
 )
 #: further formats only negative files have (configs that hold no launch at all)
 NEGATIVE_FORMATS = ("app-config", "openapi")
 KINDS = {"serve", "dynamo-worker", "router", "proxy", "bench"}
 FILE_KEYS = {
-    "path": str, "repo": str, "source_path": str, "commit": str, "licence": str,
-    "format": str, "trimmed": bool, "multinode": bool, "negative": bool,
+    "path": str,
+    "repo": str,
+    "source_path": str,
+    "commit": str,
+    "licence": str,
+    "format": str,
+    "trimmed": bool,
+    "multinode": bool,
+    "negative": bool,
 }
 OPTIONAL_FILE_KEYS = {"note": str, "launch": list, "finding": list}
 LAUNCH_KEYS = {"kind": str, "line": int}
 OPTIONAL_LAUNCH_KEYS = {
-    "release": str, "model": str, "flags": list, "values": dict, "env": list, "note": str,
+    "release": str,
+    "model": str,
+    "flags": list,
+    "values": dict,
+    "env": list,
+    "note": str,
 }
 #: formats whose option names are not written as such in the file: a chart template
 #: renders them from values keys (helm-values)
@@ -104,9 +127,7 @@ def _launch_cases() -> list[tuple[dict, dict]]:
 LAUNCHES = _launch_cases()
 
 
-@pytest.mark.parametrize(
-    "entry,launch", LAUNCHES, ids=[f"{e['path']}:{la.get('line')}" for e, la in LAUNCHES]
-)
+@pytest.mark.parametrize("entry,launch", LAUNCHES, ids=[f"{e['path']}:{la.get('line')}" for e, la in LAUNCHES])
 def test_launch_is_well_formed_and_points_into_the_file(entry, launch):
     for key, typ in LAUNCH_KEYS.items():
         assert isinstance(launch.get(key), typ), f"launch needs {key} ({typ.__name__})"

@@ -15,13 +15,13 @@ linted once.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+import tomllib
 
 REAL = Path(__file__).resolve().parent / "corpus" / "real"
 MULTINODE = Path(__file__).resolve().parent / "corpus" / "multinode"
@@ -54,11 +54,7 @@ def _lint(path: str, release: Optional[str]) -> tuple[tuple[str, int, str], ...]
     # a fresh config: the project's own settings must not change what the corpus gives
     result = lint_paths([path], release, config=LintConfig())
     assert not result.internal_errors and not result.path_errors, (result.internal_errors, result.path_errors)
-    return tuple(
-        (d.code, d.span.line, d.message)
-        for d in result.diagnostics
-        if d.severity in ("error", "warning")
-    )
+    return tuple((d.code, d.span.line, d.message) for d in result.diagnostics if d.severity in ("error", "warning"))
 
 
 def _check(path: Path, entry: dict[str, Any]) -> None:

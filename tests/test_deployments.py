@@ -17,7 +17,7 @@ V = "0.33.0"
 
 
 def nixl(role):
-    return f"'{{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"{role}\"}}'"
+    return f'\'{{"kv_connector":"NixlConnector","kv_role":"{role}"}}\''
 
 
 def write(tmp_path, files):
@@ -30,8 +30,11 @@ def write(tmp_path, files):
 def findings(tmp_path, names, config=None, errors_only=True):
     res = lint_paths([str(tmp_path / n) for n in names], V, config=config or load_config(tmp_path))
     assert not res.internal_errors, res.internal_errors
-    return sorted((d.span.file.rsplit("/", 1)[-1], d.code, d.span.line, d.span.col)
-                  for d in res.diagnostics if not errors_only or d.severity in ("error", "warning"))
+    return sorted(
+        (d.span.file.rsplit("/", 1)[-1], d.code, d.span.line, d.span.col)
+        for d in res.diagnostics
+        if not errors_only or d.severity in ("error", "warning")
+    )
 
 
 PROXY_1P1D = f"""\
@@ -65,8 +68,7 @@ def test_an_unrelated_file_does_not_hide_a_proxy_finding(tmp_path):
 def test_a_configured_deployment_is_judged_whole_from_any_member(tmp_path):
     p = f"CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8100 --kv-transfer-config {nixl('kv_producer')}\n"
     d = f"CUDA_VISIBLE_DEVICES=0 vllm serve m2 --port 8200 --kv-transfer-config {nixl('kv_consumer')}\n"
-    write(tmp_path, {"ops/prefill.sh": p, "ops/decode.sh": d,
-                     ".vcfg.toml": '[deployments.pd]\nfiles = ["ops/*.sh"]\n'})
+    write(tmp_path, {"ops/prefill.sh": p, "ops/decode.sh": d, ".vcfg.toml": '[deployments.pd]\nfiles = ["ops/*.sh"]\n'})
     expected = [("decode.sh", "VC303", 1, d.index("m2") + 1)]
     assert findings(tmp_path, ["ops/decode.sh"]) == expected  # prefill.sh read as context
     assert findings(tmp_path, ["ops/prefill.sh"]) == []  # the finding is decode.sh's
@@ -89,10 +91,21 @@ def test_configured_hosts_decide_port_collisions(tmp_path):
 def test_a_proxy_reaches_a_server_by_its_configured_host_name(tmp_path):
     prefill = f"VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 --kv-transfer-config {nixl('kv_producer')}\n"
     decode = f"VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8200 --kv-transfer-config {nixl('kv_producer')}\n"
-    proxy = ("python3 toy_proxy_server.py --port 8000 --prefiller-hosts 10.0.0.1 --prefiller-ports 8100 "
-             "--decoder-hosts 10.0.0.2 --decoder-ports 8200\n")
-    write(tmp_path, {"prefill.sh": prefill, "decode.sh": decode, "proxy.sh": proxy, ".vcfg.toml": (
-        '[deployments.pd]\nfiles = ["*.sh"]\nhosts = { "prefill.sh" = "10.0.0.1", "decode.sh" = "10.0.0.2" }\n')})
+    proxy = (
+        "python3 toy_proxy_server.py --port 8000 --prefiller-hosts 10.0.0.1 --prefiller-ports 8100 "
+        "--decoder-hosts 10.0.0.2 --decoder-ports 8200\n"
+    )
+    write(
+        tmp_path,
+        {
+            "prefill.sh": prefill,
+            "decode.sh": decode,
+            "proxy.sh": proxy,
+            ".vcfg.toml": (
+                '[deployments.pd]\nfiles = ["*.sh"]\nhosts = { "prefill.sh" = "10.0.0.1", "decode.sh" = "10.0.0.2" }\n'
+            ),
+        },
+    )
     # the proxy sends decodes to decode.sh's host, whose role is a producer
     got = findings(tmp_path, ["decode.sh", "prefill.sh", "proxy.sh"])
     assert got == [("decode.sh", "VC301", 1, decode.index('"kv_producer"') + 1)]
@@ -111,14 +124,21 @@ def test_a_started_script_joins_its_starter(tmp_path):
     assert findings(tmp_path, ["run.sh"]) == []  # decode.sh's finding is its own
     assert findings(tmp_path, ["run.sh", "decode.sh", "prefill.sh"]) == wrong
     # the started scripts run on the starter's machine: their default ports meet
-    write(tmp_path, {"prefill.sh": prefill.replace("5600", "5601"),
-                     "decode.sh": decode.replace("kv_producer", "kv_consumer")})
+    write(
+        tmp_path,
+        {"prefill.sh": prefill.replace("5600", "5601"), "decode.sh": decode.replace("kv_producer", "kv_consumer")},
+    )
     assert [f[:2] for f in findings(tmp_path, ["decode.sh", "prefill.sh"])] == [("prefill.sh", "VC302")]
 
 
 def test_a_sourced_file_joins_too(tmp_path):
-    write(tmp_path, {"main.sh": "source ./common.sh\nCUDA_VISIBLE_DEVICES=1 vllm serve m --port 8000 &\n",
-                     "common.sh": "CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\n"})
+    write(
+        tmp_path,
+        {
+            "main.sh": "source ./common.sh\nCUDA_VISIBLE_DEVICES=1 vllm serve m --port 8000 &\n",
+            "common.sh": "CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\n",
+        },
+    )
     assert [f[:2] for f in findings(tmp_path, ["main.sh"])] == [("main.sh", "VC302")]
     assert findings(tmp_path, ["common.sh"]) == []
 
@@ -135,8 +155,15 @@ spec:
     image: vllm/vllm-openai:v0.33.0
     args: ["m", "--kv-transfer-config", '{{"kv_connector":"NixlConnector","kv_role":"{port_env}"}}']
 """
-    write(tmp_path, {"k/prefill.yaml": svc("kv_producer"), "k/decode.yaml": svc("kv_producer"),
-                     "k/kustomization.yaml": "resources:\n- prefill.yaml\n- decode.yaml\n"})
+
+    write(
+        tmp_path,
+        {
+            "k/prefill.yaml": svc("kv_producer"),
+            "k/decode.yaml": svc("kv_producer"),
+            "k/kustomization.yaml": "resources:\n- prefill.yaml\n- decode.yaml\n",
+        },
+    )
     # two producers, no consumer: reported on the later file by path
     alone = findings(tmp_path, ["k/prefill.yaml"])
     assert [f[:2] for f in alone] == [("prefill.yaml", "VC301")]
@@ -147,17 +174,30 @@ spec:
 
 
 def test_launch_show_prints_hosts(tmp_path):
-    write(tmp_path, {"run.sh": "bash decode.sh &\n",
-                     "decode.sh": "vllm serve m --port 8200 &\ndocker run vllm/vllm-openai --model m &\n"})
-    out = subprocess.run([sys.executable, "-m", "vcfg", "launch", "show", "decode.sh", "--vllm-version", V,
-                          "--format", "json"], cwd=tmp_path, capture_output=True, text=True)
+    write(
+        tmp_path,
+        {
+            "run.sh": "bash decode.sh &\n",
+            "decode.sh": "vllm serve m --port 8200 &\ndocker run vllm/vllm-openai --model m &\n",
+        },
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "vcfg", "launch", "show", "decode.sh", "--vllm-version", V, "--format", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert doc["deployment"] == ["decode.sh", "run.sh"]
     hosts = [i["host"]["key"] for i in doc["invocations"]]
     assert hosts[0] == "file:run.sh" and hosts[1].startswith("own:")
-    text = subprocess.run([sys.executable, "-m", "vcfg", "launch", "show", "decode.sh", "--vllm-version", V],
-                          cwd=tmp_path, capture_output=True, text=True).stdout
+    text = subprocess.run(
+        [sys.executable, "-m", "vcfg", "launch", "show", "decode.sh", "--vllm-version", V],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert "host: the machine running run.sh" in text and "host: its own container" in text
 
 
@@ -199,8 +239,7 @@ def test_findings_do_not_depend_on_order_or_batching(tmp_path, order, cuts):
     config = load_config(tmp_path)
     whole = findings(tmp_path, NAMES, config, errors_only=False)
     # the project has cross-file findings, so the property is not vacuous
-    assert {f[:2] for f in whole} >= {("p.sh", "VC305"), ("b.sh", "VC302"), ("b.sh", "VC306"),
-                                      ("dec.sh", "VC303")}
+    assert {f[:2] for f in whole} >= {("p.sh", "VC305"), ("b.sh", "VC302"), ("b.sh", "VC306"), ("dec.sh", "VC303")}
     bounds = [0, *sorted(cuts), len(order)]
     batches = [order[a:b] for a, b in zip(bounds, bounds[1:])]
     split = sorted(f for batch in batches for f in findings(tmp_path, batch, config, errors_only=False))

@@ -9,11 +9,10 @@ import subprocess
 import tarfile
 
 import pytest
+from click.testing import CliRunner
 
 from vcfg.catalog.extract import devtree, source
 from vcfg.catalog.extract.build import build_catalog
-from click.testing import CliRunner
-
 from vcfg.cli.commands import main as cli
 from vcfg.cli.lint import run as lint
 from vcfg.errors import VcfgError
@@ -40,7 +39,9 @@ def _tree(root):
 def _git(root, *args):
     return subprocess.run(
         ["git", "-C", str(root), "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
 
 
@@ -85,8 +86,9 @@ def test_nightly_version_names_its_commit():
 
 
 def _tarball(path, prefix, files, commit=None):
-    with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT,
-                      pax_headers={"comment": commit} if commit else None) as tf:
+    with tarfile.open(
+        path, "w:gz", format=tarfile.PAX_FORMAT, pax_headers={"comment": commit} if commit else None
+    ) as tf:
         for name, text in files.items():
             data = text.encode()
             info = tarfile.TarInfo(prefix + name)
@@ -97,9 +99,12 @@ def _tarball(path, prefix, files, commit=None):
 
 def test_github_archive_of_main(tmp_path):
     sha = "0123456789abcdef0123456789abcdef01234567"
-    tb = _tarball(tmp_path / "main.tar.gz", "vllm-main/",
-                  {"vllm/envs.py": ENVS, "vllm/engine/arg_utils.py": "", "README.md": "x",
-                   "tests/vllm/envs.py": "nope = 1\n"}, commit=sha)
+    tb = _tarball(
+        tmp_path / "main.tar.gz",
+        "vllm-main/",
+        {"vllm/envs.py": ENVS, "vllm/engine/arg_utils.py": "", "README.md": "x", "tests/vllm/envs.py": "nope = 1\n"},
+        commit=sha,
+    )
     src = source.open_source(source=str(tb))
     assert (src.commit, src.ref, src.version) == (sha, "main", None)
     assert src.py_files("vllm") == ["vllm/engine/arg_utils.py", "vllm/envs.py"]
@@ -108,9 +113,15 @@ def test_github_archive_of_main(tmp_path):
 
 
 def test_sdist_tarball_names_its_version(tmp_path):
-    tb = _tarball(tmp_path / "vllm-0.33.0.tar.gz", "vllm-0.33.0/",
-                  {"PKG-INFO": "Metadata-Version: 2.1\nName: vllm\nVersion: 0.33.0\n",
-                   "vllm/envs.py": ENVS, "vllm/engine/arg_utils.py": ""})
+    tb = _tarball(
+        tmp_path / "vllm-0.33.0.tar.gz",
+        "vllm-0.33.0/",
+        {
+            "PKG-INFO": "Metadata-Version: 2.1\nName: vllm\nVersion: 0.33.0\n",
+            "vllm/envs.py": ENVS,
+            "vllm/engine/arg_utils.py": "",
+        },
+    )
     src = source.from_tarball(tb)
     assert (src.version, src.commit, src.ref) == ("0.33.0", None, None)
     cat = build_catalog(src)

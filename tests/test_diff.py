@@ -1,19 +1,32 @@
+from catalog_factory import kv_config, make_catalog
+
 from vcfg.catalog.diff import diff_catalogs, render_diff
 from vcfg.catalog.model import EnvVar, Flag, Loc
-from catalog_factory import kv_config, make_catalog
 
 L = Loc(file="vllm/x.py", line=1)
 
 
 def test_added_removed_changed_with_release_dates():
-    a = make_catalog("0.1.0", flags=["--gone", "--kept"], envs=["VLLM_OLD"],
-                     configs=[kv_config("kv_role", "kv_buffer_size")], connectors=["P2p"])
-    mid = make_catalog("0.2.0", flags=["--kept"], envs=["VLLM_OLD"],
-                       configs=[kv_config("kv_role", "kv_buffer_size")], connectors=["P2p"])
+    a = make_catalog(
+        "0.1.0",
+        flags=["--gone", "--kept"],
+        envs=["VLLM_OLD"],
+        configs=[kv_config("kv_role", "kv_buffer_size")],
+        connectors=["P2p"],
+    )
+    mid = make_catalog(
+        "0.2.0",
+        flags=["--kept"],
+        envs=["VLLM_OLD"],
+        configs=[kv_config("kv_role", "kv_buffer_size")],
+        connectors=["P2p"],
+    )
     b = make_catalog(
         "0.3.0",
         flags=[Flag(option_strings=["--kept"], dest="kept", type="float", loc=L), "--new"],
-        envs=[], configs=[kv_config("kv_role")], connectors=["Nixl"],
+        envs=[],
+        configs=[kv_config("kv_role")],
+        connectors=["Nixl"],
     )
     d = diff_catalogs(a, b, history=[b, a, mid])
     assert d.find("flag", "--gone").change == "removed"

@@ -41,9 +41,9 @@ def test_old_vllm_openai_image_in_kubernetes_runs_the_api_server(tmp_path: Path)
     p.write_text(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: v\nspec:\n  template:\n    spec:\n"
         "      containers:\n      - name: vllm\n        image: vllm/vllm-openai:v0.7.3\n"
-        "        args: [\"--model\", \"/m\", \"--port\", \"8000\"]\n"
+        '        args: ["--model", "/m", "--port", "8000"]\n'
         "      - name: new\n        image: vllm/vllm-openai:v0.13.0\n"
-        "        args: [\"--model\", \"/m\", \"--port\", \"8001\"]\n"
+        '        args: ["--model", "/m", "--port", "8001"]\n'
     )
     res = lint_paths([str(p)], None, config=LintConfig())
     assert res.summary.launches == 2

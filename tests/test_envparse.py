@@ -8,14 +8,13 @@ and checks that check_env_value flags exactly the values on which vLLM raises.
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+from catalog_envs_oracle import IDIOMS, RELEASES, environment_error, run_envs_oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from catalog_envs_oracle import IDIOMS, RELEASES, environment_error, run_envs_oracle
 
 from vcfg.catalog.envparse import check_env_value
 from vcfg.catalog.extract.envs import extract_env_vars, extract_env_vars_from_text
@@ -58,9 +57,7 @@ def test_float() -> None:
 def test_choices_case_sensitive() -> None:
     v = var("choices", choices=["spawn", "fork"], case_sensitive=True)
     assert check_env_value(v, "fork") is None
-    assert check_env_value(v, "Fork") == (
-        "'Fork' is not one of: spawn, fork (matching is case-sensitive)"
-    )
+    assert check_env_value(v, "Fork") == ("'Fork' is not one of: spawn, fork (matching is case-sensitive)")
     assert check_env_value(v, "thread") == "'thread' is not one of: spawn, fork"
     assert check_env_value(v, "") == "'' is not one of: spawn, fork"
 
@@ -75,9 +72,7 @@ def test_choices_case_insensitive() -> None:
 def test_long_choice_lists_are_cut() -> None:
     v = var("choices", choices=[f"C{i}" for i in range(30)])
     problem = check_env_value(v, "X")
-    assert problem == "'X' is not one of: " + ", ".join(f"C{i}" for i in range(12)) + (
-        ", ... (30 in all)"
-    )
+    assert problem == "'X' is not one of: " + ", ".join(f"C{i}" for i in range(12)) + (", ... (30 in all)")
 
 
 def test_unresolved_choices_are_not_judged() -> None:
@@ -210,8 +205,7 @@ def test_check_env_value_agrees_with_vllm(version: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(
-        ["int", "float", "bool_int", "bool_word", "str", "list", "choices", "set_choices",
-         "json", "port", "other"]
+        ["int", "float", "bool_int", "bool_word", "str", "list", "choices", "set_choices", "json", "port", "other"]
     ),
     st.text(),
     st.booleans(),

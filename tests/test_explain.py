@@ -2,8 +2,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from golden import check_golden
+
 from vcfg.cli.commands import main
 from vcfg.errors import VcfgError
 from vcfg.explain import explain
@@ -36,8 +36,7 @@ def test_kv_transfer_flow_has_the_notes_stages_with_0_13_lines():
     where = {st["stage"]: st["where"] for st in doc["flow"]}
     # the user's notes: scheduler side in scheduler.py, worker side in kv_transfer_state.py
     assert any(w.startswith("vllm/v1/core/sched/scheduler.py:") for w in where["3. scheduler side"])
-    assert any(w.startswith("vllm/distributed/kv_transfer/kv_transfer_state.py:")
-               for w in where["4. worker side"])
+    assert any(w.startswith("vllm/distributed/kv_transfer/kv_transfer_state.py:") for w in where["4. worker side"])
     assert any(w.startswith("vllm/engine/arg_utils.py:") for w in where["1. command line to config object"])
     registry = next(st for st in doc["flow"] if "registry" in st)["registry"]
     p2p = next(r for r in registry if r["name"] == "P2pNcclConnector")
@@ -76,8 +75,9 @@ def test_unknown_topic_suggests_and_cli_exits_2():
 
 
 def test_cli_json():
-    r = CliRunner().invoke(main, ["explain", "--kv-transfer-config", "--vllm-version", "0.20.2",
-                                  "--format", "json", "--no-help-text"])
+    r = CliRunner().invoke(
+        main, ["explain", "--kv-transfer-config", "--vllm-version", "0.20.2", "--format", "json", "--no-help-text"]
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
     assert doc["kind"] == "flag" and doc["facts"]["value_class"] == "KVTransferConfig"
@@ -96,6 +96,7 @@ def test_help_text_from_a_cached_source(monkeypatch, tmp_path):
     (root / "engine" / "arg_utils.py").write_text("")
     monkeypatch.setenv("VCFG_CACHE_DIR", str(tmp_path))
     from vcfg.catalog import store
+
     loc = store.load("0.33.0")[0].env("VLLM_HOST_IP").loc
     filler = ["x = 1"] * (loc.line - 2)
     (root / "envs.py").write_text("\n".join(filler + ["# our own words about the host", "y = 2"]) + "\n")
@@ -120,8 +121,11 @@ def test_rule_code_topic():
 @pytest.mark.parametrize("version", ["0.13.0", "0.33.0"])
 @pytest.mark.parametrize(
     "flag, field",
-    [("--compilation-config", "compilation_config"), ("--kv-events-config", "kv_events_config"),
-     ("--ec-transfer-config", "ec_transfer_config")],
+    [
+        ("--compilation-config", "compilation_config"),
+        ("--kv-events-config", "kv_events_config"),
+        ("--ec-transfer-config", "ec_transfer_config"),
+    ],
 )
 def test_each_config_flag_has_its_own_flow(flag, field, version):
     doc = explain(flag, version, with_help=False)
@@ -131,8 +135,9 @@ def test_each_config_flag_has_its_own_flow(flag, field, version):
     assert f"into VllmConfig.{field}" in text
     assert "kv_transfer_config" not in text and "connector" not in text
     # the VllmConfig field's own line, not kv_transfer_config's
-    kv_line = [st for st in explain("--kv-transfer-config", version, with_help=False)["flow"]
-               if st["stage"].startswith("2.")][0]["where"][-1]
+    kv_line = [
+        st for st in explain("--kv-transfer-config", version, with_help=False)["flow"] if st["stage"].startswith("2.")
+    ][0]["where"][-1]
     assert doc["flow"][1]["where"][-1] != kv_line
     assert doc["flow"][1]["where"][-1].startswith("vllm/config/vllm.py:")
 

@@ -115,9 +115,7 @@ def fidelity_diff(catalog: Catalog, dump: dict[str, Any]) -> list[str]:
         if f is None:
             continue
         if f.option_strings != a["option_strings"]:
-            diffs.append(
-                f"flag {k}: option strings {_j(f.option_strings)} != vLLM {_j(a['option_strings'])}"
-            )
+            diffs.append(f"flag {k}: option strings {_j(f.option_strings)} != vLLM {_j(a['option_strings'])}")
         choices = f.choices
         if k in PLATFORM_CHOICES_ALLOWED and choices is not None:
             choices = [c for c in choices if c not in PLATFORM_CHOICES_ALLOWED[k]]
@@ -135,12 +133,8 @@ def fidelity_diff(catalog: Catalog, dump: dict[str, Any]) -> list[str]:
     diffs += [f"env {n}: in the catalog, not in vLLM" for n in sorted(mine_env - real_env)]
     mine_conn = {c.name for c in catalog.connectors}
     real_conn = set(dump["connectors"])
-    diffs += [
-        f"connector {n}: in vLLM, missing from the catalog" for n in sorted(real_conn - mine_conn)
-    ]
-    diffs += [
-        f"connector {n}: in the catalog, not in vLLM" for n in sorted(mine_conn - real_conn)
-    ]
+    diffs += [f"connector {n}: in vLLM, missing from the catalog" for n in sorted(real_conn - mine_conn)]
+    diffs += [f"connector {n}: in the catalog, not in vLLM" for n in sorted(mine_conn - real_conn)]
     return diffs
 
 
@@ -155,11 +149,7 @@ def installed_oracle_version() -> str:
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("VLLM_") and k not in ("PYTHONPATH", "PYTHONHOME")
-    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VLLM_") and k not in ("PYTHONPATH", "PYTHONHOME")}
     env.update(extra)
     return env
 
@@ -200,9 +190,7 @@ def run_dump(python: Path, tree: Path | None) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def oracle_python() -> Path:
-    os.environ.setdefault(
-        "VCFG_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "vcfg")
-    )
+    os.environ.setdefault("VCFG_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "vcfg"))
     return build_oracle_venv()
 
 
@@ -280,9 +268,7 @@ def test_fidelity_diff_empty_when_equal() -> None:
     cat = _catalog(
         [
             Flag(option_strings=[], dest="model_tag", positional=True),
-            Flag(
-                option_strings=["--dtype"], dest="dtype", default="auto", choices=["auto", "half"]
-            ),
+            Flag(option_strings=["--dtype"], dest="dtype", default="auto", choices=["auto", "half"]),
             Flag(
                 option_strings=["--log-error-stack", "--no-log-error-stack"],
                 dest="log_error_stack",

@@ -53,7 +53,9 @@ def test_fix_with_self_overlapping_edits_or_outside_the_file_is_refused():
     outside = Fix((Edit("f.sh", len(TEXT), len(TEXT) + 3, "", "abc", 2, 1, 2, 4),), "safe", "outside")
     out = choose([bad, outside], TEXT, "f.sh")
     assert out.data == TEXT and [w for _, w in out.refused] == [
-        "its edits at 1:6 and 1:6 overlap", "the edit at 2:1 lies outside the file"]
+        "its edits at 1:6 and 1:6 overlap",
+        "the edit at 2:1 lies outside the file",
+    ]
 
 
 def test_the_same_fix_offered_twice_applies_once():
@@ -64,4 +66,6 @@ def test_the_same_fix_offered_twice_applies_once():
 
 
 def test_splice_keeps_everything_outside_the_edits():
-    assert splice(b"abcdef", [Edit("f", 4, 5, "E", "e", 1, 5, 1, 6), Edit("f", 1, 1, "+", "", 1, 2, 1, 2)]) == b"a+bcdEf"
+    assert (
+        splice(b"abcdef", [Edit("f", 4, 5, "E", "e", 1, 5, 1, 6), Edit("f", 1, 1, "+", "", 1, 2, 1, 2)]) == b"a+bcdEf"
+    )

@@ -18,7 +18,7 @@ HEADER = "# vcfg-test: vllm="
 def version_of(path: Path) -> str:
     first = path.read_text(encoding="utf-8", errors="replace").splitlines()[0]
     assert first.startswith(HEADER), path
-    return first[len(HEADER):].strip()
+    return first[len(HEADER) :].strip()
 
 
 def _files(kind: str) -> list[Path]:
@@ -28,6 +28,7 @@ def _files(kind: str) -> list[Path]:
 def _linter(version: str):  # type: ignore[no-untyped-def]
     def lint(files, contents):  # type: ignore[no-untyped-def]
         return lint_paths(files, version, contents=contents)
+
     return lint
 
 
@@ -71,11 +72,17 @@ def test_the_seeded_corpus_has_safe_fixes_and_fixing_removes_them(tmp_path: Path
         run = fix_files([str(target)], _linter(version_of(path)))
         if run.applied:
             fixed[path.name] = run.applied
-    for name in ("s10-disable-log-requests-0.20.2.sh", "s10-attention-backend-env-0.33.0.sh",
-                 "s10-typographic-quotes-json-0.33.0.sh", "unknown-connector-0.33.0.sh",
-                 "s10-typographic-closing-quote-0.33.0.sh", "abbreviated-flag-0.33.0.sh",
-                 "flag-takes-no-value-0.33.0.sh", "env-after-launch-0.33.0.sh",
-                 "s10-kv-buffer-size-0.33.0.sh"):
+    for name in (
+        "s10-disable-log-requests-0.20.2.sh",
+        "s10-attention-backend-env-0.33.0.sh",
+        "s10-typographic-quotes-json-0.33.0.sh",
+        "unknown-connector-0.33.0.sh",
+        "s10-typographic-closing-quote-0.33.0.sh",
+        "abbreviated-flag-0.33.0.sh",
+        "flag-takes-no-value-0.33.0.sh",
+        "env-after-launch-0.33.0.sh",
+        "s10-kv-buffer-size-0.33.0.sh",
+    ):
         assert fixed.get(name, 0) >= 1, (name, fixed)
 
 

@@ -34,8 +34,13 @@ def vcfg(*args: str, cwd: Path, timeout: float = 10.0, stdin: bytes = b"") -> su
     t0 = time.monotonic()
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "vcfg", *args], cwd=cwd, input=stdin, capture_output=True,
-            timeout=timeout, preexec_fn=_limits, env=env,
+            [sys.executable, "-m", "vcfg", *args],
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            timeout=timeout,
+            preexec_fn=_limits,
+            env=env,
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"vcfg {' '.join(args)} did not finish in {timeout} s")
@@ -57,7 +62,7 @@ EVIL = "x\\n::error file=evil.py,line=1::owned\\r\\u001b[31mRED\\u202e"
 EVIL_SCRIPT = (
     "#!/bin/bash\n"
     "vllm serve meta-llama/Llama-3.1-8B-Instruct \\\n"
-    f"  --kv-transfer-config '{{\"kv_connector\":\"{EVIL}\",\"kv_role\":\"kv_both\"}}' \\\n"
+    f'  --kv-transfer-config \'{{"kv_connector":"{EVIL}","kv_role":"kv_both"}}\' \\\n'
     "  --tensor-parallel-sise 2\n"
 )
 
@@ -91,7 +96,13 @@ def test_no_control_characters_reach_any_format(tmp_path: Path, fmt: str) -> Non
             props = ln.split(" ", 1)[1].split("::", 1)[0]
             # the properties are exactly the six vcfg writes: no forged ones
             assert [kv.split("=", 1)[0] for kv in props.split(",")] == [
-                "file", "line", "col", "endLine", "endColumn", "title"]
+                "file",
+                "line",
+                "col",
+                "endLine",
+                "endColumn",
+                "title",
+            ]
     if fmt == "concise":
         lines = raw.splitlines()
         # every finding line starts with a path of the tree: a newline in a message
@@ -126,7 +137,8 @@ def test_github_escapes_percent_and_property_separators(tmp_path: Path) -> None:
 def test_launch_show_json_never_writes_nan(tmp_path: Path) -> None:
     (tmp_path / "serve.sh").write_text(
         "vllm serve m --gpu-memory-utilization nan --max-model-len 4096 --kv-cache-memory-bytes inf"
-        " --swap-space 1e999\n")
+        " --swap-space 1e999\n"
+    )
     p = vcfg("launch", "show", "--format", "json", "serve.sh", cwd=tmp_path)
     assert p.returncode == 0, p.err
     json.loads(p.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
@@ -218,13 +230,17 @@ def test_deeply_nested_toml_config(tmp_path: Path) -> None:
 NINES = "9" * 100_000
 
 
-@pytest.mark.parametrize("script", [
-    f"vllm serve m --tensor-parallel-size {NINES}\n",
-    "vllm serve m --tensor-parallel-size " + "9" * 40 + "\n",
-    f"vllm serve m --max-num-batched-tokens {NINES}k --gpu-memory-utilization {NINES}.5\n",
-    "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
-    f"\"kv_port\":{NINES}}}'\n",
-], ids=["flag-int", "tp-40-digits", "hri-and-float", "json-int"])
+@pytest.mark.parametrize(
+    "script",
+    [
+        f"vllm serve m --tensor-parallel-size {NINES}\n",
+        "vllm serve m --tensor-parallel-size " + "9" * 40 + "\n",
+        f"vllm serve m --max-num-batched-tokens {NINES}k --gpu-memory-utilization {NINES}.5\n",
+        'vllm serve m --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both",'
+        f'"kv_port":{NINES}}}\'\n',
+    ],
+    ids=["flag-int", "tp-40-digits", "hri-and-float", "json-int"],
+)
 def test_long_numbers_are_refused_not_converted(tmp_path: Path, script: str) -> None:
     (tmp_path / "serve.sh").write_text(script)
     p = vcfg("lint", "--format", "concise", "serve.sh", cwd=tmp_path, timeout=10)
@@ -282,12 +298,13 @@ def test_billion_laughs_as_a_launch_config(tmp_path: Path) -> None:
 
 def test_billion_laughs_as_a_serve_config_and_a_manifest(tmp_path: Path) -> None:
     laughs = _laughs().replace("\n", "\n  ")
-    (tmp_path / "serve-config.yaml").write_text(
-        "model: m\nmax_model_len: 4096\nhf_overrides:\n  " + laughs + "\n")
+    (tmp_path / "serve-config.yaml").write_text("model: m\nmax_model_len: 4096\nhf_overrides:\n  " + laughs + "\n")
     (tmp_path / "deploy.yaml").write_text(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  labels:\n    " + _laughs().replace("\n", "\n    ")
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  labels:\n    "
+        + _laughs().replace("\n", "\n    ")
         + "\nspec:\n  template:\n    spec:\n      containers:\n      - name: v\n        image: vllm/vllm-openai\n"
-        "        args: [\"--model\", \"m\"]\n")
+        '        args: ["--model", "m"]\n'
+    )
     for name, where in (("serve-config.yaml", ":5:10:"), ("deploy.yaml", ":7:12:")):
         p = vcfg("lint", "--format", "concise", name, cwd=tmp_path, timeout=8)
         assert p.returncode == 1 and f"{name}{where} VC000" in p.out and "aliases expand" in p.out, p.out
@@ -323,12 +340,20 @@ def _timed_lint(tmp_path: Path, name: str, text: str, limit: float = 8.0) -> sub
 
 def test_nested_loops_are_not_unrolled_past_the_budget(tmp_path: Path) -> None:
     xs = " ".join(str(i) for i in range(64))
-    p = _timed_lint(tmp_path, "loops.sh", f"for a in {xs}; do\n for b in {xs}; do\n  for c in {xs}; do\n"
-                    "   P=$((8000 + c))\n  done\n done\ndone\nvllm serve m --port $P\n")
+    p = _timed_lint(
+        tmp_path,
+        "loops.sh",
+        f"for a in {xs}; do\n for b in {xs}; do\n  for c in {xs}; do\n"
+        "   P=$((8000 + c))\n  done\n done\ndone\nvllm serve m --port $P\n",
+    )
     assert "VC000 [info] this loop is read once" in p.out, p.out[-2000:]
     # a launch in the innermost body: reading stops at the 500th launch instead
-    p = _timed_lint(tmp_path, "loops2.sh", f"for a in {xs}; do\n for b in {xs}; do\n  for c in {xs}; do\n"
-                    "   vllm serve m --port $((8000 + c))\n  done\n done\ndone\n")
+    p = _timed_lint(
+        tmp_path,
+        "loops2.sh",
+        f"for a in {xs}; do\n for b in {xs}; do\n  for c in {xs}; do\n"
+        "   vllm serve m --port $((8000 + c))\n  done\n done\ndone\n",
+    )
     assert "loops2.sh:4:4: VC000 [info] more than 500 launches in this script" in p.out, p.out[-2000:]
 
 
@@ -340,14 +365,21 @@ def test_ten_thousand_launches(tmp_path: Path) -> None:
 
 
 def test_many_launches_on_distinct_ports_lint_fast(tmp_path: Path) -> None:
-    p = _timed_lint(tmp_path, "two.sh", "".join(
-        f"CUDA_VISIBLE_DEVICES={i} vllm serve m --port {8000 + i} &\n" for i in range(500)), limit=6)
+    p = _timed_lint(
+        tmp_path,
+        "two.sh",
+        "".join(f"CUDA_VISIBLE_DEVICES={i} vllm serve m --port {8000 + i} &\n" for i in range(500)),
+        limit=6,
+    )
     assert "VC302" not in p.out and "VC306" not in p.out, p.out[-2000:]
 
 
 def test_twenty_thousand_own_line_suppressions(tmp_path: Path) -> None:
-    p = _timed_lint(tmp_path, "supp.sh", "vllm serve m --port 1 &\n" + "# vcfg: disable=VC302\n" * 20_000
-                    + "vllm serve m --port 1 &\n")
+    p = _timed_lint(
+        tmp_path,
+        "supp.sh",
+        "vllm serve m --port 1 &\n" + "# vcfg: disable=VC302\n" * 20_000 + "vllm serve m --port 1 &\n",
+    )
     # the VC302 on the second launch is suppressed (by each of the comments: none unused)
     assert "VC302" not in p.out and "VC306" in p.out and "warning" not in p.out, p.out[-2000:]
 
@@ -410,21 +442,29 @@ def test_en_dash_says_the_ascii_it_stands_for(tmp_path: Path) -> None:
 def _pods(n: int) -> str:
     return "---\n".join(
         f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\nspec:\n  containers:\n  - name: v\n"
-        "    image: vllm/vllm-openai:v0.10.2\n    args: [\"m\", \"--port\", \"8000\"]\n" for i in range(n))
+        '    image: vllm/vllm-openai:v0.10.2\n    args: ["m", "--port", "8000"]\n'
+        for i in range(n)
+    )
 
 
 def _services(n: int) -> str:
     return "services:\n" + "".join(
-        f"  s{i}:\n    image: vllm/vllm-openai:v0.10.2\n    command: [\"m\", \"--port\", \"8000\"]\n"
-        "    ports: [\"8000:8000\"]\n" for i in range(n))
+        f'  s{i}:\n    image: vllm/vllm-openai:v0.10.2\n    command: ["m", "--port", "8000"]\n'
+        '    ports: ["8000:8000"]\n'
+        for i in range(n)
+    )
 
 
 SHARED = {
     "sh-2000": ("same.sh", "".join("CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\n" for _ in range(2000))),
     "sh-10000": ("same.sh", "".join("CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\n" for _ in range(10_000))),
     # each launch in its own `if`: the branches of every pair were scanned (cubic: 86 s)
-    "sh-ifs": ("ifs.sh", "".join(f'if [ "$X" = {i} ]; then\n  CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\nfi\n'
-                                 for i in range(2000))),
+    "sh-ifs": (
+        "ifs.sh",
+        "".join(
+            f'if [ "$X" = {i} ]; then\n  CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\nfi\n' for i in range(2000)
+        ),
+    ),
     # a `wait` after each: the stops between every pair were scanned
     "sh-waits": ("waits.sh", "".join("CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000 &\nwait\n" for _ in range(2000))),
     "k8s-2000": ("pods.yaml", _pods(2000)),
@@ -449,8 +489,9 @@ def test_many_launches_sharing_one_port_and_gpu(tmp_path: Path, case: str) -> No
 # ------------------------------------------------------------------ YAML characters
 
 
-@pytest.mark.parametrize("bad, what", [(b"\xff", "not valid UTF-8 here (byte 0xFF)"),
-                                       (b"\x07", "control character U+0007")])
+@pytest.mark.parametrize(
+    "bad, what", [(b"\xff", "not valid UTF-8 here (byte 0xFF)"), (b"\x07", "control character U+0007")]
+)
 def test_bad_characters_in_yaml_are_reported_at_their_place(tmp_path: Path, bad: bytes, what: str) -> None:
     (tmp_path / "cfg.yaml").write_bytes(b"model: m\nmax_model_len: 4096\nserved_model_name: \xc3\xa9x" + bad + b"y\n")
     (tmp_path / "serve.sh").write_text("vllm serve --config cfg.yaml\n")
@@ -459,7 +500,8 @@ def test_bad_characters_in_yaml_are_reported_at_their_place(tmp_path: Path, bad:
     assert p.returncode == 1 and "cfg.yaml:3:22: VC004 [error] invalid YAML: " in p.out and what in p.out, p.out
     (tmp_path / "pod.yaml").write_bytes(
         b"apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: v\n    image: vllm/vllm-openai\n"
-        b"    args: [\"m\", \"--port\", \"80" + bad + b"00\"]\n")
+        b'    args: ["m", "--port", "80' + bad + b'00"]\n'
+    )
     p = vcfg("lint", "--format", "concise", "pod.yaml", cwd=tmp_path)
     assert p.returncode == 1 and "pod.yaml:7:30: VC000" in p.out and what in p.out, p.out
 
@@ -467,16 +509,20 @@ def test_bad_characters_in_yaml_are_reported_at_their_place(tmp_path: Path, bad:
 # ------------------------------------------------------------------ bash the parser cannot recover from
 
 
-@pytest.mark.parametrize("run", [b")" * 30_000, b"a)" * 15_000, b">|" * 15_000, b"\0" * 100 + b")" * 30_000],
-                         ids=["parens", "word-paren", "redirect-pipe", "nul-then-parens"])
+@pytest.mark.parametrize(
+    "run",
+    [b")" * 30_000, b"a)" * 15_000, b">|" * 15_000, b"\0" * 100 + b")" * 30_000],
+    ids=["parens", "word-paren", "redirect-pipe", "nul-then-parens"],
+)
 def test_runs_tree_sitter_cannot_recover_from_are_bounded(tmp_path: Path, run: bytes) -> None:
     (tmp_path / "run.sh").write_bytes(b"vllm serve m --tensor-parallel-sise 2\n" + run + b"\nvllm serve x\n")
     p = vcfg("lint", "--format", "concise", "run.sh", cwd=tmp_path, timeout=15)
     assert p.elapsed < 6, p.elapsed  # type: ignore[attr-defined]
     assert p.returncode == 1, p.err
     if run.startswith(b"\0"):  # nothing after a NUL is read: the file is binary
-        assert "run.sh:2:1: VC000 [error] NUL byte: this looks like a binary file; vcfg does not read past it" \
-            in p.out, p.out[:3000]
+        assert (
+            "run.sh:2:1: VC000 [error] NUL byte: this looks like a binary file; vcfg does not read past it" in p.out
+        ), p.out[:3000]
     else:
         assert "run.sh:2:1: VC000 [error] bash cannot parse the text from here on" in p.out, p.out[:3000]
     assert "run.sh:1:14: VC001" in p.out, p.out[:3000]  # the launch before it is still read
@@ -499,8 +545,10 @@ def test_a_stray_reserved_word_is_a_syntax_error(tmp_path: Path, case: str) -> N
     p = vcfg("lint", "--format", "concise", "s.sh", cwd=tmp_path)
     line, col = STRAY_AT[case]
     word = {"brace": "}"}.get(case, case)
-    assert p.returncode == 1 and f"s.sh:{line}:{col}: VC000 [error] bash stops here with a syntax error " \
-        f"(unexpected token `{word}`)" in p.out, p.out
+    assert (
+        p.returncode == 1
+        and f"s.sh:{line}:{col}: VC000 [error] bash stops here with a syntax error (unexpected token `{word}`)" in p.out
+    ), p.out
     if shutil.which("bash"):  # bash agrees, at that line
         r = subprocess.run(["bash", "-n", str(tmp_path / "s.sh")], capture_output=True, text=True)
         assert r.returncode != 0 and f"line {line}: syntax error near unexpected token `{word}'" in r.stderr, r.stderr
@@ -508,9 +556,10 @@ def test_a_stray_reserved_word_is_a_syntax_error(tmp_path: Path, case: str) -> N
 
 def test_reserved_words_where_bash_accepts_them(tmp_path: Path) -> None:
     (tmp_path / "ok.sh").write_text(
-        "echo fi done } esac\nA=1 fi_not\n\"fi\" 2>/dev/null || true\nx() { echo; }\n{ echo a; }\n"
+        'echo fi done } esac\nA=1 fi_not\n"fi" 2>/dev/null || true\nx() { echo; }\n{ echo a; }\n'
         "for i in 1; do echo; done\ncase $x in\n  a) echo ;;\nesac\nif true; then echo; else echo; fi\n"
-        "[[ -n $x ]] && echo\nvllm serve m\n")
+        "[[ -n $x ]] && echo\nvllm serve m\n"
+    )
     p = vcfg("lint", "--format", "concise", "ok.sh", cwd=tmp_path)
     assert p.returncode == 0 and "VC000" not in p.out, p.out
 
@@ -528,13 +577,16 @@ def test_a_config_outside_the_repository_is_not_followed(tmp_path: Path) -> None
     (repo / "in.yaml").write_text("model: m\ntensor_parallel_sise: 2\n")
     (repo / "scripts" / "s.sh").write_text(
         "vllm serve --config ../../outside/x.yaml\nvllm serve --config ../in.yaml\n"
-        f"vllm serve --config {tmp_path}/outside/fifo.yaml\nvllm serve --config /etc/passwd.yaml\n")
+        f"vllm serve --config {tmp_path}/outside/fifo.yaml\nvllm serve --config /etc/passwd.yaml\n"
+    )
     p = vcfg("lint", "--format", "concise", "scripts/s.sh", cwd=repo, timeout=8)
     assert p.returncode == 1, p.err
     out = p.out
     root = os.path.realpath(repo)
-    assert f"scripts/s.sh:1:21: VC004 [warning] config file '../../outside/x.yaml' is outside the repository ({root})" \
-        in out, out
+    assert (
+        f"scripts/s.sh:1:21: VC004 [warning] config file '../../outside/x.yaml' is outside the repository ({root})"
+        in out
+    ), out
     assert "scripts/s.sh:3:21: VC004 [warning]" in out and "scripts/s.sh:4:21: VC004 [warning]" in out, out
     assert "in.yaml:2:1: VC001" in out, out  # inside the repository: read
 
@@ -546,21 +598,27 @@ def test_nbsp_glued_into_a_launch_says_the_ascii_it_stands_for(tmp_path: Path) -
     (tmp_path / "a.sh").write_text("vllm serve\u00a0meta-llama/Llama-3.1-8B --port 8000\n")
     (tmp_path / "b.sh").write_text("vllm serve m\u00a0--port 8000\n")
     p = vcfg("lint", "--format", "concise", "a.sh", "b.sh", cwd=tmp_path)
-    assert "a.sh:1:6: VC013 [error] unknown subcommand `serve\u00a0meta-llama/Llama-3.1-8B` (it holds a no-break " \
-        "space (U+00A0) where ` ` is meant: `serve meta-llama/Llama-3.1-8B`)" in p.out, p.out
-    assert "b.sh:1:21: VC001 [error] unrecognized argument '8000'; the model word before it is one word (it holds " \
-        "a no-break space (U+00A0) where ` ` is meant: `m --port`)" in p.out, p.out
+    assert (
+        "a.sh:1:6: VC013 [error] unknown subcommand `serve\u00a0meta-llama/Llama-3.1-8B` (it holds a no-break "
+        "space (U+00A0) where ` ` is meant: `serve meta-llama/Llama-3.1-8B`)" in p.out
+    ), p.out
+    assert (
+        "b.sh:1:21: VC001 [error] unrecognized argument '8000'; the model word before it is one word (it holds "
+        "a no-break space (U+00A0) where ` ` is meant: `m --port`)" in p.out
+    ), p.out
 
 
 def test_cr_only_line_endings(tmp_path: Path) -> None:
     (tmp_path / "cr.sh").write_bytes(b"#!/bin/bash\rvllm serve m --tensor-parallel-sise 2\r")
     (tmp_path / "pod.yaml").write_bytes(
         b"apiVersion: v1\rkind: Pod\rspec:\r  containers:\r  - name: v\r    image: vllm/vllm-openai:v0.10.2\r"
-        b"    args: [\"m\", \"--tensor-parallel-sise\", \"2\"]\r")
+        b'    args: ["m", "--tensor-parallel-sise", "2"]\r'
+    )
     p = vcfg("lint", "--format", "concise", "cr.sh", "pod.yaml", cwd=tmp_path)
     # bash reads the CR-only script as one comment line: said, at the first CR
-    assert "cr.sh:1:12: VC000 [error] carriage returns end these lines (old Mac line endings), but not for bash" \
-        in p.out, p.out
+    assert (
+        "cr.sh:1:12: VC000 [error] carriage returns end these lines (old Mac line endings), but not for bash" in p.out
+    ), p.out
     # YAML ends lines at a CR, and so do editors: the finding is on line 7
     assert "pod.yaml:7:18: VC001" in p.out, p.out
     p = vcfg("lint", "pod.yaml", cwd=tmp_path)

@@ -20,22 +20,72 @@ from vcfg.render import concise, full, github, json_, sarif
 from vcfg.span import LINE_BREAK, split_lines
 
 N = int(os.environ.get("VCFG_FUZZ_EXAMPLES", "40"))
-SETTINGS = settings(max_examples=N, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=N, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 #: a name each reader's patterns fit (the registry decides which readers are asked)
-NAMES = ["run.sh", "config.yaml", "deploy.yaml", "docker-compose.yaml", "README.md", "Dockerfile",
-         "values.yaml", ".github/workflows/ci.yml", "serve_config.yaml", "sky.yaml", "recipe.yaml", "start"]
+NAMES = [
+    "run.sh",
+    "config.yaml",
+    "deploy.yaml",
+    "docker-compose.yaml",
+    "README.md",
+    "Dockerfile",
+    "values.yaml",
+    ".github/workflows/ci.yml",
+    "serve_config.yaml",
+    "sky.yaml",
+    "recipe.yaml",
+    "start",
+]
 
 #: fragments of every format, so that random bytes reach deep into the readers
-FRAGMENTS = st.sampled_from([
-    b"vllm serve m ", b"--port 8000 ", b"--tensor-parallel-size 2 ", b"apiVersion: v1\n", b"kind: Pod\n",
-    b"containers:\n", b"- name: x\n", b"  image: vllm/vllm-openai\n", b"  args: [", b"]\n", b"services:\n",
-    b"  command: ", b"```bash\n", b"```\n", b"FROM vllm/vllm-openai\n", b"CMD [\"--model\", \"m\"]\n",
-    b"model: m\n", b"&a ", b"*a ", b"<<: *a\n", b"!!python/object ", b"\xef\xbb\xbf", b"\r\n", b"\r", b"\t",
-    b"\x0c", b"\x00", b"\xff", "é".encode(), "\u00a0".encode(), "\u2013".encode(), b"for i in 1 2; do ", b"done\n",
-    b"fi\n", b"}\n", b"'", b'"', b"{", b"}", b":", b"\n",
-])
+FRAGMENTS = st.sampled_from(
+    [
+        b"vllm serve m ",
+        b"--port 8000 ",
+        b"--tensor-parallel-size 2 ",
+        b"apiVersion: v1\n",
+        b"kind: Pod\n",
+        b"containers:\n",
+        b"- name: x\n",
+        b"  image: vllm/vllm-openai\n",
+        b"  args: [",
+        b"]\n",
+        b"services:\n",
+        b"  command: ",
+        b"```bash\n",
+        b"```\n",
+        b"FROM vllm/vllm-openai\n",
+        b'CMD ["--model", "m"]\n',
+        b"model: m\n",
+        b"&a ",
+        b"*a ",
+        b"<<: *a\n",
+        b"!!python/object ",
+        b"\xef\xbb\xbf",
+        b"\r\n",
+        b"\r",
+        b"\t",
+        b"\x0c",
+        b"\x00",
+        b"\xff",
+        "é".encode(),
+        "\u00a0".encode(),
+        "\u2013".encode(),
+        b"for i in 1 2; do ",
+        b"done\n",
+        b"fi\n",
+        b"}\n",
+        b"'",
+        b'"',
+        b"{",
+        b"}",
+        b":",
+        b"\n",
+    ]
+)
 DATA = st.one_of(st.binary(max_size=300), st.lists(FRAGMENTS, max_size=30).map(b"".join))
 
 
@@ -63,8 +113,14 @@ _UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u206
 
 
 def _diag(message: str, path: str, help_: str) -> Diagnostic:
-    return Diagnostic(code="VC001", name="unknown-option", severity="error", message=message,
-                      span=Span.at(path or "x.sh", 1, 1, 1, 2), help=help_ or None)
+    return Diagnostic(
+        code="VC001",
+        name="unknown-option",
+        severity="error",
+        message=message,
+        span=Span.at(path or "x.sh", 1, 1, 1, 2),
+        help=help_ or None,
+    )
 
 
 def _summary() -> Summary:
@@ -76,8 +132,11 @@ def _summary() -> Summary:
 def test_no_format_carries_input_control_characters(message: str, path: str, help_: str, line: str) -> None:
     diags = [_diag(message, path, help_)]
     sources = {path or "x.sh": line}
-    for text in (full.render(diags, _summary(), sources), concise.render(diags, _summary(), sources),
-                 github.render(diags, _summary(), sources)):
+    for text in (
+        full.render(diags, _summary(), sources),
+        concise.render(diags, _summary(), sources),
+        github.render(diags, _summary(), sources),
+    ):
         assert not _UNSAFE.search(text), repr(text)
     # concise and github: one line per finding, then the summary
     assert concise.render(diags, _summary(), sources).count("\n") == 1
@@ -91,8 +150,10 @@ def test_no_format_carries_input_control_characters(message: str, path: str, hel
 
 
 #: what may stand before the offending text on earlier lines and on its own line
-BEFORE_LINES = st.lists(st.sampled_from(["# a\ttab", "# \x0cform feed", "# é日本語", "# \r carriage", "",
-                                         "export A=1", "# \u00a0nbsp"]), max_size=6)
+BEFORE_LINES = st.lists(
+    st.sampled_from(["# a\ttab", "# \x0cform feed", "# é日本語", "# \r carriage", "", "export A=1", "# \u00a0nbsp"]),
+    max_size=6,
+)
 ENDINGS = st.sampled_from(["\n", "\r\n"])
 SAME_LINE = st.sampled_from(["", "A=é ", "B='日本' ", "\t", "C=\x0c "])
 
@@ -114,4 +175,4 @@ def test_positions_land_on_the_offending_text(tmp_path_factory, lines, ending, s
     head_breaks = len(LINE_BREAK.findall(text[: text.index("vllm serve")]))
     assert s.line == head_breaks + 1, (s, text)
     row = rows[s.line - 1]
-    assert row[s.col - 1:s.end_col - 1] == "--tensor-parallel-sise", (s, row)
+    assert row[s.col - 1 : s.end_col - 1] == "--tensor-parallel-sise", (s, row)

@@ -105,10 +105,7 @@ def test_every_unit_has_a_layer():
 
 def test_every_import_names_a_module_that_exists():
     missing = [
-        f"{m}:{line}: {target}"
-        for m, edges in EDGES.items()
-        for target, _, line, _ in edges
-        if target not in MODULES
+        f"{m}:{line}: {target}" for m, edges in EDGES.items() for target, _, line, _ in edges if target not in MODULES
     ]
     assert missing == []
 
@@ -204,6 +201,13 @@ def test_the_layer_check_sees_an_upward_import():
         "vcfg.lint.engine": [("vcfg.render.full", "", 3, False), ("vcfg.catalog.extract.envs", "", 4, False)],
         "vcfg.catalog.store": [("vcfg.dev.generate", "", 9, True)],
     }
-    assert [u.split(" ")[0] for u in _upward(up)] == ["vcfg.lint.engine:3", "vcfg.lint.engine:4", "vcfg.catalog.store:9"]
-    down = {"vcfg.render.full": [("vcfg.lint.engine", "", 3, False)], "vcfg.dev.generate": [("vcfg.catalog.store", "", 9, False)]}
+    assert [u.split(" ")[0] for u in _upward(up)] == [
+        "vcfg.lint.engine:3",
+        "vcfg.lint.engine:4",
+        "vcfg.catalog.store:9",
+    ]
+    down = {
+        "vcfg.render.full": [("vcfg.lint.engine", "", 3, False)],
+        "vcfg.dev.generate": [("vcfg.catalog.store", "", 9, False)],
+    }
     assert _upward(down) == []

@@ -82,9 +82,10 @@ def test_every_bundled_entry_has_sources_and_a_valid_range(kb):
             if sub.versions is not None:
                 parse_range(sub.versions)
                 # a part's range must lie inside its connector's range where they meet
-                assert any(
-                    v in parse_range(c.versions) for v in parse_range(sub.versions).bounds()
-                ) or not parse_range(sub.versions).bounds(), (c.name, sub)
+                assert (
+                    any(v in parse_range(c.versions) for v in parse_range(sub.versions).bounds())
+                    or not parse_range(sub.versions).bounds()
+                ), (c.name, sub)
     for p in kb.plugins:
         for env in p.env:
             parts.append((env.name, p.versions, env.sources))
@@ -363,13 +364,9 @@ def test_removed_entry_rules(tmp_path):
     """
     msg = _error_for(tmp_path, base.format(removed_in="0.20.0", last="0.19.1", versions=">=0.21"))
     assert "removed[0] ('VLLM_X')" in msg and "must contain removed_in" in msg
-    msg = _error_for(
-        tmp_path, base.format(removed_in="0.20.0", last="0.21.0", versions=">=0.20"), name="b.toml"
-    )
+    msg = _error_for(tmp_path, base.format(removed_in="0.20.0", last="0.21.0", versions=">=0.20"), name="b.toml")
     assert "older than removed_in" in msg
-    msg = _error_for(
-        tmp_path, base.format(removed_in="0.20.x", last="0.19.1", versions=">=0.20"), name="c.toml"
-    )
+    msg = _error_for(tmp_path, base.format(removed_in="0.20.x", last="0.19.1", versions=">=0.20"), name="c.toml")
     assert "not a version number" in msg
     msg = _error_for(
         tmp_path,

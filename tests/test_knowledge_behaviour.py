@@ -45,10 +45,13 @@ def test_settings_hold_for_their_versions_and_user_packs_override(tmp_path):
     assert kb.setting("expandable-segments.variable", "0.33.0").value == "PYTORCH_CUDA_ALLOC_CONF"
     assert kb.setting("expandable-segments.variable", "0.20.2") is None  # vLLM checks from 0.21
     assert kb.setting("expandable-segments.exempt-options", "0.21.0").values == [
-        "enable_cumem_allocator", "enable_sleep_mode"]
+        "enable_cumem_allocator",
+        "enable_sleep_mode",
+    ]
     (tmp_path / "mine.toml").write_text(
         '[[setting]]\nname = "long-max-model-len.override"\nvalue = "MY_ALLOW"\nversions = ">=0.30"\n'
-        'sources = ["https://example.org/allow"]\n')
+        'sources = ["https://example.org/allow"]\n'
+    )
     mine = load_packs([tmp_path])
     assert mine.setting("long-max-model-len.override", "0.33.0").value == "MY_ALLOW"
     assert mine.setting("long-max-model-len.override", "0.29.0").value == "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
@@ -76,11 +79,18 @@ def _lint(tmp_path, text, version, files=()):
 
 
 def test_vc108_reads_its_setting_from_the_pack(tmp_path):
-    text = ("export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
-            "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n")
+    text = (
+        "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
+        'vllm serve m --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\'\n'
+    )
     got = [d for d in _lint(tmp_path, text, "0.33.0") if d[0] == "VC108"]
     assert [(c, line, col) for c, line, col, *_ in got] == [("VC108", 1, 32)]
-    assert got[0][4] == "drop `expandable_segments:True` for this launch, or pass `--enable-cumem-allocator`" \
+    assert (
+        got[0][4] == "drop `expandable_segments:True` for this launch, or pass `--enable-cumem-allocator`"
         " or `--enable-sleep-mode`"
-    assert not [d for d in _lint(tmp_path, text.replace("m --kv", "m --enable-cumem-allocator --kv"), "0.33.0")
-                if d[0] == "VC108"]
+    )
+    assert not [
+        d
+        for d in _lint(tmp_path, text.replace("m --kv", "m --enable-cumem-allocator --kv"), "0.33.0")
+        if d[0] == "VC108"
+    ]

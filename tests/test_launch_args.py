@@ -28,25 +28,43 @@ def catalog(version: str = "0.33.0") -> Catalog:
         Flag(option_strings=["--host"], dest="host", type="str", optional=True),
         Flag(option_strings=["--port"], dest="port", type="int", default=8000),
         Flag(option_strings=["--tensor-parallel-size", "-tp"], dest="tensor_parallel_size", type="int"),
-        Flag(option_strings=["--max-model-len"], dest="max_model_len",
-             type="human_readable_int_or_auto" if v >= (0, 20) else "human_readable_int", optional=True),
-        Flag(option_strings=["--max-num-batched-tokens"], dest="max_num_batched_tokens",
-             type="human_readable_int", optional=True),
+        Flag(
+            option_strings=["--max-model-len"],
+            dest="max_model_len",
+            type="human_readable_int_or_auto" if v >= (0, 20) else "human_readable_int",
+            optional=True,
+        ),
+        Flag(
+            option_strings=["--max-num-batched-tokens"],
+            dest="max_num_batched_tokens",
+            type="human_readable_int",
+            optional=True,
+        ),
         Flag(option_strings=["--max-num-seqs"], dest="max_num_seqs", type="int", optional=True),
         Flag(option_strings=["--gpu-memory-utilization"], dest="gpu_memory_utilization", type="float"),
-        Flag(option_strings=["--kv-transfer-config"], dest="kv_transfer_config", type="config", optional=True,
-             config_class_of_value="KVTransferConfig"),
-        Flag(option_strings=["--trust-remote-code", "--no-trust-remote-code"], dest="trust_remote_code",
-             action=boolean, nargs=0),
-        Flag(option_strings=["--served-model-name"], dest="served_model_name", type="str", nargs="+",
-             optional=True),
+        Flag(
+            option_strings=["--kv-transfer-config"],
+            dest="kv_transfer_config",
+            type="config",
+            optional=True,
+            config_class_of_value="KVTransferConfig",
+        ),
+        Flag(
+            option_strings=["--trust-remote-code", "--no-trust-remote-code"],
+            dest="trust_remote_code",
+            action=boolean,
+            nargs=0,
+        ),
+        Flag(option_strings=["--served-model-name"], dest="served_model_name", type="str", nargs="+", optional=True),
         Flag(option_strings=["--seed"], dest="seed", type="int"),
         Flag(option_strings=["--kv-cache-dtype"], dest="kv_cache_dtype", type="str", choices=["auto", "fp8"]),
         Flag(option_strings=["--quantization", "-q"], dest="quantization", type="str", optional=True),
-        Flag(option_strings=["--enforce-eager", "--no-enforce-eager"], dest="enforce_eager", action=boolean,
-             nargs=0),
-        Flag(option_strings=["--compilation-config", "-O" if v < (0, 12) else "-cc"], dest="compilation_config",
-             type="config"),
+        Flag(option_strings=["--enforce-eager", "--no-enforce-eager"], dest="enforce_eager", action=boolean, nargs=0),
+        Flag(
+            option_strings=["--compilation-config", "-O" if v < (0, 12) else "-cc"],
+            dest="compilation_config",
+            type="config",
+        ),
         Flag(option_strings=["--middleware"], dest="middleware", type="str", action="append"),
         Flag(option_strings=["--disable-log-stats"], dest="disable_log_stats", action="store_true"),
     ]
@@ -94,8 +112,10 @@ def test_seed_script_typed_values_and_json_positions():
         assert sp.line == 19
         assert sp.col == lines[18].index(f'"{path[-1]}"') + 1
         vsp = kv.json.value_span(*path)
-        assert lines[18][vsp.col - 1 : vsp.end_col - 1] == '"' + str(
-            kv.value[path[0]] if len(path) == 1 else kv.value[path[0]][path[1]]) + '"'
+        assert (
+            lines[18][vsp.col - 1 : vsp.end_col - 1]
+            == '"' + str(kv.value[path[0]] if len(path) == 1 else kv.value[path[0]][path[1]]) + '"'
+        )
     # the option's own span
     assert (kv.name_span.line, kv.name_span.col, kv.name_span.end_col) == (18, 1, 21)
 
@@ -204,16 +224,20 @@ def test_dash_O_dotted_became_optimization_level_string_in_new_versions():
 
 
 def test_dotted_keys_merge_into_json_with_positions():
-    src = ("vllm serve m --kv-transfer-config.kv_connector NixlConnector --kv_transfer_config.kv_role=kv_both "
-           "--kv-transfer-config.kv_connector_extra_config.cpu_bytes_to_use 80g "
-           "--kv-transfer-config.kv_connector_extra_config.backends+ UCX "
-           "--kv-transfer-config.kv_connector_extra_config.backends+ LIBFABRIC,TCP\n")
+    src = (
+        "vllm serve m --kv-transfer-config.kv_connector NixlConnector --kv_transfer_config.kv_role=kv_both "
+        "--kv-transfer-config.kv_connector_extra_config.cpu_bytes_to_use 80g "
+        "--kv-transfer-config.kv_connector_extra_config.backends+ UCX "
+        "--kv-transfer-config.kv_connector_extra_config.backends+ LIBFABRIC,TCP\n"
+    )
     res = pa(src)
     kv = res.get("kv_transfer_config")
     assert kv.origin == "dotted"
-    assert kv.value == {"kv_connector": "NixlConnector", "kv_role": "kv_both",
-                        "kv_connector_extra_config": {"cpu_bytes_to_use": 80_000_000_000,
-                                                      "backends": ["UCX", "LIBFABRIC", "TCP"]}}
+    assert kv.value == {
+        "kv_connector": "NixlConnector",
+        "kv_role": "kv_both",
+        "kv_connector_extra_config": {"cpu_bytes_to_use": 80_000_000_000, "backends": ["UCX", "LIBFABRIC", "TCP"]},
+    }
     sp = kv.json.key_span("kv_role")
     assert src[sp.col - 1 : sp.end_col - 1] == "kv_role"
     vsp = kv.json.value_span("kv_connector_extra_config", "cpu_bytes_to_use")
@@ -224,8 +248,10 @@ def test_dotted_keys_merge_into_json_with_positions():
 
 
 def test_dotted_keys_replace_an_earlier_whole_json():
-    res = pa("vllm serve m --kv-transfer-config '{\"kv_connector\":\"A\",\"kv_role\":\"kv_both\"}' "
-             "--kv-transfer-config.kv_role kv_consumer\n")
+    res = pa(
+        'vllm serve m --kv-transfer-config \'{"kv_connector":"A","kv_role":"kv_both"}\' '
+        "--kv-transfer-config.kv_role kv_consumer\n"
+    )
     assert res.value("kv_transfer_config") == {"kv_role": "kv_consumer"}
     assert "dotted-overrides" in codes(res)
     assert len(res.all("kv_transfer_config")) == 2
@@ -278,8 +304,10 @@ def test_human_readable_ints_only_where_vllm_accepts_them():
 def test_bare_suffixed_numbers_inside_json_by_version():
     src = 'vllm serve m --kv-transfer-config \'{"kv_connector_extra_config":{"cpu_bytes_to_use":80g},"x":"8k"}\'\n'
     res = pa(src, "0.20.0")
-    assert res.value("kv_transfer_config") == {"kv_connector_extra_config": {"cpu_bytes_to_use": 80_000_000_000},
-                                               "x": "8k"}
+    assert res.value("kv_transfer_config") == {
+        "kv_connector_extra_config": {"cpu_bytes_to_use": 80_000_000_000},
+        "x": "8k",
+    }
     sp = res.get("kv_transfer_config").json.value_span("kv_connector_extra_config", "cpu_bytes_to_use")
     assert src[sp.col - 1 : sp.end_col - 1] == "80g"
     res = pa(src, "0.19.1")
@@ -317,7 +345,7 @@ def test_json_positions_parser_matches_json_module():
 def test_choices_missing_values_and_unknown_values():
     res = pa("vllm serve m --kv-cache-dtype fp9 --port\n")
     assert [(p.code, p.span.col) for p in res.problems] == [("invalid-choice", 31), ("missing-value", 35)]
-    res = pa("vllm serve m --port $PORT --seed=$SEED --host \"$H\"\n")
+    res = pa('vllm serve m --port $PORT --seed=$SEED --host "$H"\n')
     port = res.get("port")
     assert port.known is False and port.value_span.col == 21
     assert res.get("seed").known is False and res.get("seed").name_span.col == 27
@@ -364,10 +392,14 @@ def write(tmp_path, name, text):
 
 
 def test_config_file_relative_to_script_and_cli_wins(tmp_path):
-    write(tmp_path, "serve.yaml", "port: 8100\ntensor_parallel_size: 2\nenforce-eager: true\n"
-                                  "trust-remote-code: false\nserved-model-name: [a, b]\n"
-                                  "kv-transfer-config:\n  kv_connector: NixlConnector\n  kv_role: kv_both\n"
-                                  "no-enable-prefix-caching: true   \n")
+    write(
+        tmp_path,
+        "serve.yaml",
+        "port: 8100\ntensor_parallel_size: 2\nenforce-eager: true\n"
+        "trust-remote-code: false\nserved-model-name: [a, b]\n"
+        "kv-transfer-config:\n  kv_connector: NixlConnector\n  kv_role: kv_both\n"
+        "no-enable-prefix-caching: true   \n",
+    )
     script = write(tmp_path, "run.sh", "vllm serve m --config serve.yaml --port 9000\n")
     p = parse_script(script.read_bytes(), str(script))
     res = parse_invocation(p.invocations[0], catalog(), p)
@@ -430,8 +462,9 @@ def test_config_from_a_heredoc_in_the_script():
 
 def test_config_yaml_false_becomes_no_key_for_api_server(tmp_path):
     write(tmp_path, "c.yaml", "enforce-eager: false\n")
-    inv = parse_script("python -m vllm.entrypoints.openai.api_server --config c.yaml --model m\n",
-                       str(tmp_path / "run.sh")).invocations[0]
+    inv = parse_script(
+        "python -m vllm.entrypoints.openai.api_server --config c.yaml --model m\n", str(tmp_path / "run.sh")
+    ).invocations[0]
     res = parse_invocation(inv, catalog("0.33.0"), None)
     assert res.value("enforce_eager") is None  # no plan: the file is looked up from the cwd
     res = parse_args(inv.args, catalog("0.33.0"), serve=False, base_dir=str(tmp_path))

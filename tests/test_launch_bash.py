@@ -36,16 +36,16 @@ SCRIPTS = {
     ),
     "quoting": (
         "kv_port=21001\nIP=10.0.0.1\n"
-        "vllm serve a --j \"{\\\"p\\\":\\\"$kv_port\\\"}\" --k '{\"ip\":\"'\"$IP\"'\"}' --l $'x\\ty\\'z' "
-        "--m=a\\ b\\\"c --n \"x\"'y'z\n"
+        'vllm serve a --j "{\\"p\\":\\"$kv_port\\"}" --k \'{"ip":"\'"$IP"\'"}\' --l $\'x\\ty\\\'z\' '
+        '--m=a\\ b\\"c --n "x"\'y\'z\n'
         "vllm serve b --j '{\n  \"a\": 1\n}' \\\n\t--tab \\\n    --end\n"
     ),
     "indirection": (
         'EXTRA="--max-model-len 4k  --enforce-eager"\n'
-        "ARGS=(--tp 2 \"a b\")\nARGS+=(--c)\n"
+        'ARGS=(--tp 2 "a b")\nARGS+=(--c)\n'
         'vllm serve m $EXTRA "${ARGS[@]}" ${ARGS[*]}\n'
         'CMD="vllm serve e --port 7000"\neval "$CMD --x \'1 2\'"\n'
-        "J=$(cat <<EOF\n{\"k\": $((1 + 2))}\nEOF\n)\nvllm serve h --j \"$J\"\n"
+        'J=$(cat <<EOF\n{"k": $((1 + 2))}\nEOF\n)\nvllm serve h --j "$J"\n'
     ),
     "loops": (
         "N=2\nfor i in $(seq 0 $((N-1))); do\n  CUDA_VISIBLE_DEVICES=$i vllm serve m --port $((8100 + i)) &\ndone\n"
@@ -54,7 +54,7 @@ SCRIPTS = {
         "wait\n"
     ),
     "functions": (
-        "start() {\n  local port=$1\n  shift\n  VLLM_ROLE=$1 vllm serve m --port $port \"${@:2}\"\n}\n"
+        'start() {\n  local port=$1\n  shift\n  VLLM_ROLE=$1 vllm serve m --port $port "${@:2}"\n}\n'
         "start 8100 prefill --a 1\nstart 8200 decode\n"
         'case "$MODE" in\n  x) vllm serve x;;\n  *) vllm serve default --mode "${MODE:-none}";;\nesac\n'
     ),
@@ -72,8 +72,9 @@ def run_bash(script: str, tmp_path: Path) -> list[tuple[list[str], dict[str, str
     path = tmp_path / "script.sh"
     path.write_text(PRELUDE + script + "\nwait\n")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "VCFG_OUT": str(out), "LC_ALL": "C.UTF-8"}
-    subprocess.run([BASH, "--norc", "--noprofile", str(path)], cwd=tmp_path, env=env, check=False,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [BASH, "--norc", "--noprofile", str(path)], cwd=tmp_path, env=env, check=False, capture_output=True, timeout=60
+    )
     records = []
     for f in out.iterdir():
         fields = f.read_bytes().split(b"\0")

@@ -9,11 +9,15 @@ from hypothesis import strategies as st
 from vcfg.catalog.model import Catalog, Flag
 from vcfg.launch.args import parse_args, parse_json_positions
 from vcfg.launch.model import Word
-from vcfg.launch.shell import parse_script
 from vcfg.launch.read import parse_manifest
+from vcfg.launch.shell import parse_script
 from vcfg.launch.yaml_config import load_serve_config
 
-SETTINGS = settings(max_examples=int(__import__("os").environ.get("VCFG_PROPS_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=int(__import__("os").environ.get("VCFG_PROPS_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 # bash words cannot hold NUL; lone surrogates are not text
 ARG = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=24)
@@ -83,7 +87,7 @@ def test_quoting_round_trip(items):
 @given(st.lists(ARG, min_size=1, max_size=6))
 def test_round_trip_through_variables_and_arrays(argv):
     src = "ARGS=(" + " ".join(q_single(a) for a in argv) + ")\n"
-    src += 'X=' + q_double(argv[0]) + "\n"
+    src += "X=" + q_double(argv[0]) + "\n"
     src += 'vllm serve "$X" "${ARGS[@]}"\n'
     (inv,) = parse_script(src, "v.sh").invocations
     assert [w.text for w in inv.args] == [argv[0]] + argv
@@ -98,8 +102,10 @@ def test_any_bytes_never_raise(data):
 
 
 SHELLISH = st.lists(
-    st.sampled_from(list("'\"$(){}[]\\ \n\t;&|<>`=#!-_.,:*?~%^+/@abcxyz0189")
-                    + ["vllm serve ", "--port ", "export ", "<<EOF\n", "EOF\n", "$((", "${", "eval ", "for i in "]),
+    st.sampled_from(
+        list("'\"$(){}[]\\ \n\t;&|<>`=#!-_.,:*?~%^+/@abcxyz0189")
+        + ["vllm serve ", "--port ", "export ", "<<EOF\n", "EOF\n", "$((", "${", "eval ", "for i in "]
+    ),
     max_size=120,
 ).map("".join)
 
@@ -119,7 +125,7 @@ def test_shellish_text_never_raises(text):
 
 def test_unterminated_quotes_and_deep_nesting():
     cases = [
-        b"vllm serve m --kv-transfer-config '{\"a\": 1\n",
+        b'vllm serve m --kv-transfer-config \'{"a": 1\n',
         b'vllm serve m "$(' * 300,
         b"echo " + b"$(" * 5000 + b")" * 5000,
         b"{ " * 3000 + b"vllm serve m; " + b"}; " * 3000,
@@ -150,20 +156,44 @@ def test_ten_megabytes():
     assert plan.invocations[0].span.line == 2
 
 
-CAT = Catalog(vllm_version="0.33.0", flags=[
-    Flag(option_strings=[], dest="model_tag", type="str", nargs="?", positional=True),
-    Flag(option_strings=["--port"], dest="port", type="int"),
-    Flag(option_strings=["--config"], dest="config", type="str"),
-    Flag(option_strings=["--max-model-len"], dest="max_model_len", type="human_readable_int_or_auto"),
-    Flag(option_strings=["--kv-transfer-config"], dest="kv_transfer_config", type="config"),
-    Flag(option_strings=["--served-model-name"], dest="served_model_name", type="str", nargs="+"),
-    Flag(option_strings=["--enforce-eager", "--no-enforce-eager"], dest="enforce_eager", action="enable_disable"),
-])
+CAT = Catalog(
+    vllm_version="0.33.0",
+    flags=[
+        Flag(option_strings=[], dest="model_tag", type="str", nargs="?", positional=True),
+        Flag(option_strings=["--port"], dest="port", type="int"),
+        Flag(option_strings=["--config"], dest="config", type="str"),
+        Flag(option_strings=["--max-model-len"], dest="max_model_len", type="human_readable_int_or_auto"),
+        Flag(option_strings=["--kv-transfer-config"], dest="kv_transfer_config", type="config"),
+        Flag(option_strings=["--served-model-name"], dest="served_model_name", type="str", nargs="+"),
+        Flag(option_strings=["--enforce-eager", "--no-enforce-eager"], dest="enforce_eager", action="enable_disable"),
+    ],
+)
 
 TOKENS = st.one_of(
-    st.sampled_from(["--port", "--port=", "-O", "-O3", "--config", "--kv-transfer-config", "--kv-transfer-config.a",
-                     "--kv-transfer-config.a.b+", "--max-model-len", "8k", "-0.5", "--", "--served-model-name",
-                     "--enforce-eager", "--no-enforce-eager", "--model", "x.yaml", "{", '{"a": 1g}', "--unknown"]),
+    st.sampled_from(
+        [
+            "--port",
+            "--port=",
+            "-O",
+            "-O3",
+            "--config",
+            "--kv-transfer-config",
+            "--kv-transfer-config.a",
+            "--kv-transfer-config.a.b+",
+            "--max-model-len",
+            "8k",
+            "-0.5",
+            "--",
+            "--served-model-name",
+            "--enforce-eager",
+            "--no-enforce-eager",
+            "--model",
+            "x.yaml",
+            "{",
+            '{"a": 1g}',
+            "--unknown",
+        ]
+    ),
     ARG,
 )
 

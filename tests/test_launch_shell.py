@@ -279,7 +279,7 @@ def test_json_quote_splicing():
     src = (
         "VLLM_HOST_IP=10.0.0.1\n"
         "vllm serve m --kv-transfer-config "
-        "'{\"kv_connector\":\"P2pNcclConnector\",\"proxy_ip\":\"'\"$VLLM_HOST_IP\"'\",\"proxy_port\":\"30001\"}'\n"
+        '\'{"kv_connector":"P2pNcclConnector","proxy_ip":"\'"$VLLM_HOST_IP"\'","proxy_port":"30001"}\'\n'
     )
     w = _kv(one(src))
     assert w.text == '{"kv_connector":"P2pNcclConnector","proxy_ip":"10.0.0.1","proxy_port":"30001"}'
@@ -288,7 +288,7 @@ def test_json_quote_splicing():
 
 
 def test_multiline_json_in_single_quotes():
-    src = "vllm serve m --kv-transfer-config '{\n    \"kv_connector\": \"MooncakeConnector\",\n    \"kv_role\": \"kv_both\"\n  }'\n"
+    src = 'vllm serve m --kv-transfer-config \'{\n    "kv_connector": "MooncakeConnector",\n    "kv_role": "kv_both"\n  }\'\n'
     w = _kv(one(src))
     assert '"kv_role": "kv_both"' in w.text
     i = w.value.index('"kv_role"')
@@ -296,7 +296,7 @@ def test_multiline_json_in_single_quotes():
 
 
 def test_ansi_c_json_spanning_lines():
-    src = "vllm serve m --speculative-config $'{\"method\": \"ngram\",\\n \"num_speculative_tokens\": 5}'\n"
+    src = 'vllm serve m --speculative-config $\'{"method": "ngram",\\n "num_speculative_tokens": 5}\'\n'
     inv = one(src)
     assert inv.args[2].text == '{"method": "ngram",\n "num_speculative_tokens": 5}'
     w = inv.args[2]
@@ -348,7 +348,7 @@ def test_command_string_with_inner_quotes_then_eval():
 
 
 def test_triple_escaping_through_docker_exec_bash_c():
-    src = "docker exec -it c bash -c \"vllm serve m --kv-transfer-config '{\\\\\\\"kv_connector\\\\\\\":\\\\\\\"X\\\\\\\"}'\"\n"
+    src = 'docker exec -it c bash -c "vllm serve m --kv-transfer-config \'{\\\\\\"kv_connector\\\\\\":\\\\\\"X\\\\\\"}\'"\n'
     inv = one(src)
     # bash keeps the backslashes inside single quotes: vLLM gets invalid JSON
     assert inv.args[2].text == '{\\"kv_connector\\":\\"X\\"}'
@@ -359,11 +359,15 @@ def test_dotted_equals_and_separate_line_forms():
     src = (
         "vllm serve a --kv-transfer-config.kv_role kv_both --kv-transfer-config.kv_connector_extra_config.backends+ LIBFABRIC\n"
         'vllm serve b --kv-transfer-config=\'{"kv_connector":"X"}\'\n'
-        "vllm serve c --kv-transfer-config \\\n  '{\"kv_connector\":\"Y\"}'\n"
+        'vllm serve c --kv-transfer-config \\\n  \'{"kv_connector":"Y"}\'\n'
     )
     p = plan(src)
-    assert args(p.invocations[0])[1:] == ["--kv-transfer-config.kv_role", "kv_both",
-                                          "--kv-transfer-config.kv_connector_extra_config.backends+", "LIBFABRIC"]
+    assert args(p.invocations[0])[1:] == [
+        "--kv-transfer-config.kv_role",
+        "kv_both",
+        "--kv-transfer-config.kv_connector_extra_config.backends+",
+        "LIBFABRIC",
+    ]
     assert args(p.invocations[1]) == ["b", '--kv-transfer-config={"kv_connector":"X"}']
     w = p.invocations[2].args[2]
     assert w.text == '{"kv_connector":"Y"}' and (w.span.line, w.span.col) == (4, 3)
@@ -419,7 +423,7 @@ def test_ifs_read_into_array_then_loop_over_indices():
         'GPUS="0,1"\n'
         "IFS=',' read -r -a GPU_ARRAY <<< \"$GPUS\"\n"
         'for i in "${!GPU_ARRAY[@]}"; do\n'
-        '  CUDA_VISIBLE_DEVICES=${GPU_ARRAY[$i]} vllm serve m --port $((8100 + i)) &\n'
+        "  CUDA_VISIBLE_DEVICES=${GPU_ARRAY[$i]} vllm serve m --port $((8100 + i)) &\n"
         "done\n"
     )
     p = plan(src)
@@ -461,13 +465,7 @@ def test_c_style_loop_and_counter_variable():
 
 
 def test_unknown_loop_runs_once_with_changed_variables_unknown():
-    src = (
-        "PORT=8000\n"
-        "while read line; do\n"
-        "  PORT=$((PORT + 1))\n"
-        "  vllm serve m --port $PORT &\n"
-        "done < hosts.txt\n"
-    )
+    src = "PORT=8000\nwhile read line; do\n  PORT=$((PORT + 1))\n  vllm serve m --port $PORT &\ndone < hosts.txt\n"
     p = plan(src)
     (inv,) = p.invocations
     assert inv.in_loop and inv.args[2].text is None
@@ -498,12 +496,7 @@ def test_role_switch_launcher_with_and_without_arguments():
 
 
 def test_launches_inside_branches_keep_their_own_values():
-    src = (
-        'case "$ROLE" in\n'
-        "  prefill) vllm serve m --port 8100 & ;;\n"
-        "  decode|d) vllm serve m --port 8200 & ;;\n"
-        "esac\n"
-    )
+    src = 'case "$ROLE" in\n  prefill) vllm serve m --port 8100 & ;;\n  decode|d) vllm serve m --port 8200 & ;;\nesac\n'
     p = plan(src)
     assert [args(i)[2] for i in p.invocations] == ["8100", "8200"]
     assert all(i.conditional for i in p.invocations)
@@ -523,7 +516,9 @@ def test_functions_run_at_each_call_with_their_arguments():
     )
     p = plan(src)
     assert [(args(i)[2], i.env["CUDA_VISIBLE_DEVICES"].value.text) for i in p.invocations[:2]] == [
-        ("8100", "0"), ("8200", "1")]
+        ("8100", "0"),
+        ("8200", "1"),
+    ]
     assert all(i.function == "run_one" for i in p.invocations[:2])
     assert args(p.invocations[2])[2] == "none"  # local did not leak
 
@@ -617,17 +612,34 @@ def test_quoted_heredoc_and_tab_stripping():
     [
         ("vllm serve m --port 1", SERVE, "vllm serve", ["m", "--port", "1"]),
         ("vllm serve --config f.yaml", SERVE, "vllm serve", ["--config", "f.yaml"]),
-        ("python -m vllm.entrypoints.openai.api_server --model m", SERVE,
-         "python -m vllm.entrypoints.openai.api_server", ["--model", "m"]),
-        ("python3.12 -u -m vllm.entrypoints.cli.main serve m", SERVE,
-         "python -m vllm.entrypoints.cli.main serve", ["m"]),
+        (
+            "python -m vllm.entrypoints.openai.api_server --model m",
+            SERVE,
+            "python -m vllm.entrypoints.openai.api_server",
+            ["--model", "m"],
+        ),
+        (
+            "python3.12 -u -m vllm.entrypoints.cli.main serve m",
+            SERVE,
+            "python -m vllm.entrypoints.cli.main serve",
+            ["m"],
+        ),
         ("/opt/venv/bin/vllm serve m", SERVE, "vllm serve", ["m"]),
         ("uv run vllm serve m", SERVE, "vllm serve", ["m"]),
-        ("python3 -m dynamo.vllm --model m --disaggregation-mode prefill", DYNAMO, "python -m dynamo.vllm",
-         ["--model", "m", "--disaggregation-mode", "prefill"]),
+        (
+            "python3 -m dynamo.vllm --model m --disaggregation-mode prefill",
+            DYNAMO,
+            "python -m dynamo.vllm",
+            ["--model", "m", "--disaggregation-mode", "prefill"],
+        ),
         ("vllm bench serve --model m --port 8000", BENCH_SERVE, "vllm bench serve", ["--model", "m", "--port", "8000"]),
         ("python3 toy_proxy_server.py --port 9000", PROXY, "python toy_proxy_server.py", ["--port", "9000"]),
-        ("python benchmarks/benchmark_serving.py --port 1", BENCH_SERVE, "python benchmark_serving.py", ["--port", "1"]),
+        (
+            "python benchmarks/benchmark_serving.py --port 1",
+            BENCH_SERVE,
+            "python benchmark_serving.py",
+            ["--port", "1"],
+        ),
     ],
 )
 def test_entrypoints(line, kind, entry, expected):
@@ -658,7 +670,10 @@ def test_proxy_hosts_and_ports_lists():
     inv = one(src, kind=PROXY)
     assert inv.host.text == "0.0.0.0" and inv.port.text == "9000"
     assert [(u.role, u.host.text, u.port.text) for u in inv.upstreams] == [
-        ("prefill", "h1", "8100"), ("prefill", "h2", "8101"), ("decode", "h3", "8200")]
+        ("prefill", "h1", "8100"),
+        ("prefill", "h2", "8101"),
+        ("decode", "h3", "8200"),
+    ]
 
 
 # --------------------------------------------------------------------------- 11. markdown

@@ -20,15 +20,23 @@ def pos(text, needle):
 
 
 def test_keys_and_values_with_positions():
-    text = ("model: org/m\n"
-            "tensor-parallel-size: 4   \n"
-            "gpu_memory_utilization: 0.85\n"
-            "no-enable-prefix-caching: true\n"
-            "max-model-len: null\n"
-            "kv-transfer-config: '{\"kv_connector\":\"NixlConnector\"}'\n")
+    text = (
+        "model: org/m\n"
+        "tensor-parallel-size: 4   \n"
+        "gpu_memory_utilization: 0.85\n"
+        "no-enable-prefix-caching: true\n"
+        "max-model-len: null\n"
+        'kv-transfer-config: \'{"kv_connector":"NixlConnector"}\'\n'
+    )
     c = cfg(text)
-    assert [e.key for e in c.entries] == ["model", "tensor-parallel-size", "gpu_memory_utilization",
-                                          "no-enable-prefix-caching", "max-model-len", "kv-transfer-config"]
+    assert [e.key for e in c.entries] == [
+        "model",
+        "tensor-parallel-size",
+        "gpu_memory_utilization",
+        "no-enable-prefix-caching",
+        "max-model-len",
+        "kv-transfer-config",
+    ]
     tp = c.get("tensor-parallel-size")
     assert tp.value == 4 and tp.value_word.text == "4"
     assert (tp.value_span.line, tp.value_span.col, tp.value_span.end_col) == (2, 23, 24)
@@ -40,14 +48,17 @@ def test_keys_and_values_with_positions():
 
 
 def test_dict_values_become_json_mapped_to_yaml_nodes():
-    text = ("kv-transfer-config:\n"
-            "  kv_connector: NixlConnector\n"
-            "  kv_connector_extra_config:\n"
-            "    backends: [UCX, TCP]\n"
-            "    n: 3\n")
+    text = (
+        "kv-transfer-config:\n"
+        "  kv_connector: NixlConnector\n"
+        "  kv_connector_extra_config:\n"
+        "    backends: [UCX, TCP]\n"
+        "    n: 3\n"
+    )
     e = cfg(text).get("kv-transfer-config")
-    assert e.json_word.text == ('{"kv_connector": "NixlConnector", '
-                                '"kv_connector_extra_config": {"backends": ["UCX", "TCP"], "n": 3}}')
+    assert e.json_word.text == (
+        '{"kv_connector": "NixlConnector", "kv_connector_extra_config": {"backends": ["UCX", "TCP"], "n": 3}}'
+    )
     w = e.json_word
     i = w.value.index('"n"')
     assert (w.char_span(i).line, w.char_span(i).col) == (5, 5)
@@ -140,8 +151,11 @@ spec:
 def test_k8s_containers_args_env_and_interpolation():
     p = parse_manifest(K8S, "deploy.yaml")
     kinds = [(i.kind, i.entrypoint) for i in p.invocations]
-    assert kinds == [(SERVE, "vllm serve"), (SERVE, "python -m vllm.entrypoints.openai.api_server"),
-                     (BENCH_SERVE, "vllm bench serve")]
+    assert kinds == [
+        (SERVE, "vllm serve"),
+        (SERVE, "python -m vllm.entrypoints.openai.api_server"),
+        (BENCH_SERVE, "vllm bench serve"),
+    ]
     dec = p.invocations[0]
     assert [w.text for w in dec.args[:3]] == ["meta-llama/Llama-3.1-8B", "--port", "8200"]
     assert dec.args[3].text == '--kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_both"}'
@@ -160,18 +174,22 @@ def test_k8s_containers_args_env_and_interpolation():
 
 
 def test_image_entrypoint_without_command():
-    text = ("services:\n  vllm:\n    image: vllm/vllm-openai:latest\n"
-            "    command: [\"--model\", \"m\", \"--port\", \"8000\"]\n"
-            "    environment:\n      VLLM_LOGGING_LEVEL: DEBUG\n")
+    text = (
+        "services:\n  vllm:\n    image: vllm/vllm-openai:latest\n"
+        '    command: ["--model", "m", "--port", "8000"]\n'
+        "    environment:\n      VLLM_LOGGING_LEVEL: DEBUG\n"
+    )
     (inv,) = parse_manifest(text, "compose.yaml").invocations
     assert inv.entrypoint == "vllm serve" and [w.text for w in inv.args] == ["--model", "m", "--port", "8000"]
     assert inv.exported_env()["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
 
 
 def test_compose_string_command():
-    text = ("services:\n  vllm:\n    image: vllm/vllm-openai\n"
-            "    entrypoint: vllm serve m --port 8000 --kv-transfer-config '{\"kv_role\":\"kv_both\"}'\n"
-            "    environment:\n      - VLLM_RPC_TIMEOUT=600000\n")
+    text = (
+        "services:\n  vllm:\n    image: vllm/vllm-openai\n"
+        '    entrypoint: vllm serve m --port 8000 --kv-transfer-config \'{"kv_role":"kv_both"}\'\n'
+        "    environment:\n      - VLLM_RPC_TIMEOUT=600000\n"
+    )
     (inv,) = parse_manifest(text, "compose.yaml").invocations
     assert [w.text for w in inv.args] == ["m", "--port", "8000", "--kv-transfer-config", '{"kv_role":"kv_both"}']
     w = inv.args[4]
@@ -180,12 +198,15 @@ def test_compose_string_command():
 
 
 def test_manifest_args_parse_with_the_catalog():
-    cat = Catalog(vllm_version="0.33.0", flags=[
-        Flag(option_strings=[], dest="model_tag", type="str", nargs="?", positional=True),
-        Flag(option_strings=["--port"], dest="port", type="int"),
-        Flag(option_strings=["--host"], dest="host", type="str"),
-        Flag(option_strings=["--kv-transfer-config"], dest="kv_transfer_config", type="config"),
-    ])
+    cat = Catalog(
+        vllm_version="0.33.0",
+        flags=[
+            Flag(option_strings=[], dest="model_tag", type="str", nargs="?", positional=True),
+            Flag(option_strings=["--port"], dest="port", type="int"),
+            Flag(option_strings=["--host"], dest="host", type="str"),
+            Flag(option_strings=["--kv-transfer-config"], dest="kv_transfer_config", type="config"),
+        ],
+    )
     inv = parse_manifest(K8S, "deploy.yaml").invocations[0]
     res = parse_args(inv.args, cat)
     assert res.value("port") == 8200
@@ -197,12 +218,16 @@ def test_manifest_args_parse_with_the_catalog():
 
 
 def test_unquoted_json_scalar_in_an_args_list():
-    text = ("containers:\n  - name: p\n    image: vllm/vllm-openai\n    args:\n"
-            "      - --kv-transfer-config={\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}\n"
-            "      - --port=8100\n")
+    text = (
+        "containers:\n  - name: p\n    image: vllm/vllm-openai\n    args:\n"
+        '      - --kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_both"}\n'
+        "      - --port=8100\n"
+    )
     (inv,) = parse_manifest(text, "m.yaml").invocations
     assert [w.text for w in inv.args] == [
-        '--kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_both"}', "--port=8100"]
+        '--kv-transfer-config={"kv_connector":"NixlConnector","kv_role":"kv_both"}',
+        "--port=8100",
+    ]
     w = inv.args[0]
     i = w.value.index('"kv_role"')
     assert (w.char_span(i).line, w.char_span(i).col) == pos(text, '"kv_role"')

@@ -19,8 +19,21 @@ EXAMPLE = ROOT / "examples" / "pd-decode-p2p.sh"
 
 
 def test_parse_args_forms():
-    a = parse_args(["--vllm-version", "0.13.0", "--format=json", "--knowledge", "k1", "--knowledge=k2",
-                    "--exit-zero", "a.sh", "-", "--", "--odd-name.sh"])
+    a = parse_args(
+        [
+            "--vllm-version",
+            "0.13.0",
+            "--format=json",
+            "--knowledge",
+            "k1",
+            "--knowledge=k2",
+            "--exit-zero",
+            "a.sh",
+            "-",
+            "--",
+            "--odd-name.sh",
+        ]
+    )
     assert a is not None
     assert a["version"] == "0.13.0" and a["fmt"] == "json" and a["knowledge"] == ["k1", "k2"]
     assert a["exit_zero"] is True and a["paths"] == ["a.sh", "-", "--odd-name.sh"]

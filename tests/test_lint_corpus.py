@@ -125,9 +125,7 @@ def test_clean_file_lints_clean(engine: Any, path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", SEEDED, ids=_ids(SEEDED))
-def test_seeded_file_gives_exactly_its_findings(
-    engine: Any, written_codes: set[str], path: Path
-) -> None:
+def test_seeded_file_gives_exactly_its_findings(engine: Any, written_codes: set[str], path: Path) -> None:
     """Exact match for the rules that exist; expectations of rules not written yet are
     left out, and the test then ends as xfail naming them."""
     all_expected = expectations(path)
@@ -206,9 +204,7 @@ def test_seed_copies_hold_the_users_script() -> None:
 
 
 def _fact_checker() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "vcfg_corpus_facts", CORPUS / "check_corpus_facts.py"
-    )
+    spec = importlib.util.spec_from_file_location("vcfg_corpus_facts", CORPUS / "check_corpus_facts.py")
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -3,16 +3,22 @@ from pathlib import Path
 
 import pytest
 
+from vcfg.diagnostics import Diagnostic, Span, Summary
 from vcfg.errors import VcfgError
 from vcfg.lint import suppressions
 from vcfg.lint.config import load_config
-from vcfg.diagnostics import Diagnostic, Span, Summary
 from vcfg.render import concise, full, github, json_, sarif
 
 
 def d(code, line, col=1, path="run.sh", sev="error"):
-    return Diagnostic(code=code, name="x", severity=sev, message=f"m {code}",
-                      span=Span.at(path, line, col, line, col + 3), help="do y")
+    return Diagnostic(
+        code=code,
+        name="x",
+        severity=sev,
+        message=f"m {code}",
+        span=Span.at(path, line, col, line, col + 3),
+        help="do y",
+    )
 
 
 SCRIPT = """\
@@ -71,11 +77,14 @@ def test_pyproject_without_table_is_skipped(tmp_path):
     assert load_config(tmp_path).vllm_version is None
 
 
-@pytest.mark.parametrize("text,match", [
-    ('[tool.vcfg]\nvlm-version = "1"\n', "unknown vcfg setting"),
-    ('[tool.vcfg\n', "invalid TOML"),
-    ('[tool.vcfg]\nselect = 3\n', "list of rule codes"),
-])
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        ('[tool.vcfg]\nvlm-version = "1"\n', "unknown vcfg setting"),
+        ("[tool.vcfg\n", "invalid TOML"),
+        ("[tool.vcfg]\nselect = 3\n", "list of rule codes"),
+    ],
+)
 def test_bad_config_is_a_clear_error(tmp_path, text, match):
     (tmp_path / "pyproject.toml").write_text(text)
     with pytest.raises(VcfgError, match=match):
@@ -115,15 +124,26 @@ def test_full_respects_no_color(monkeypatch):
 def test_json_contract():
     doc = json.loads(json_.render([d("VC001", 1, 15)], _summary(), SRC))
     (item,) = doc["diagnostics"]
-    assert set(item) >= {"code", "name", "severity", "message", "help", "path", "line",
-                         "column", "end_line", "end_column"}
+    assert set(item) >= {
+        "code",
+        "name",
+        "severity",
+        "message",
+        "help",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+    }
     assert (item["line"], item["column"], item["end_column"]) == (1, 15, 18)
     assert doc["summary"]["errors"] == 1 and doc["summary"]["vllm_version"] == "0.33.0"
 
 
 def test_github_escapes():
-    diag = Diagnostic(code="VC001", name="n", severity="warning", message="a,b:c\nd",
-                      span=Span.at("dir/a,b.sh", 2, 3, 2, 4))
+    diag = Diagnostic(
+        code="VC001", name="n", severity="warning", message="a,b:c\nd", span=Span.at("dir/a,b.sh", 2, 3, 2, 4)
+    )
     line = github.render([diag], _summary(), {}).splitlines()[0]
     assert line.startswith("::warning file=dir/a%2Cb.sh,line=2,col=3,")
     assert line.endswith("::a,b:c%0Ad")

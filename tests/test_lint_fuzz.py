@@ -11,22 +11,70 @@ from hypothesis import strategies as st
 from vcfg.cli.commands import main
 from vcfg.lint.engine import lint_paths
 
-SETTINGS = settings(max_examples=int(os.environ.get("VCFG_FUZZ_EXAMPLES", "60")), deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=int(os.environ.get("VCFG_FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
-WORDS = st.sampled_from([
-    "vllm", "serve", "m", "--port", "8000", "-tp", "2", "--kv-transfer-config", "'{", "}'",
-    "\\\n", "export", "VLLM_HOST_IP=1", "&", "|", ";", "$(x)", "${A:-1}", '"', "'", "#",
-    "--enable-prefix-caching", "false", "--config", "x.yaml", "python", "-m",
-    "vllm.entrypoints.openai.api_server", "nohup", "CUDA_VISIBLE_DEVICES=0", "\n", "unset",
-])
+WORDS = st.sampled_from(
+    [
+        "vllm",
+        "serve",
+        "m",
+        "--port",
+        "8000",
+        "-tp",
+        "2",
+        "--kv-transfer-config",
+        "'{",
+        "}'",
+        "\\\n",
+        "export",
+        "VLLM_HOST_IP=1",
+        "&",
+        "|",
+        ";",
+        "$(x)",
+        "${A:-1}",
+        '"',
+        "'",
+        "#",
+        "--enable-prefix-caching",
+        "false",
+        "--config",
+        "x.yaml",
+        "python",
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "nohup",
+        "CUDA_VISIBLE_DEVICES=0",
+        "\n",
+        "unset",
+    ]
+)
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["kv_connector", "kv_role", "kv_port", "kv_buffer_size",
-                         "kv_connector_extra_config", "x", "proxy_port", "connectors"]),
-        inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "kv_connector",
+                    "kv_role",
+                    "kv_port",
+                    "kv_buffer_size",
+                    "kv_connector_extra_config",
+                    "x",
+                    "proxy_port",
+                    "connectors",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
     max_leaves=12,
 )
 

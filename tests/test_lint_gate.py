@@ -44,9 +44,7 @@ def project(tmp_path, monkeypatch):
     (tmp_path / "legacy").mkdir()
     (tmp_path / "legacy" / "old.sh").write_text(SCRIPT)
     (tmp_path / "new.sh").write_text(SCRIPT)
-    (tmp_path / ".vcfg.toml").write_text(
-        'vllm-version = "0.13.0"\n[per-file-ignores]\n"legacy/*.sh" = ["VC001"]\n'
-    )
+    (tmp_path / ".vcfg.toml").write_text('vllm-version = "0.13.0"\n[per-file-ignores]\n"legacy/*.sh" = ["VC001"]\n')
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -269,7 +267,9 @@ def test_caret_window_on_a_very_long_line(project, capsys):
     pad = "x" * 3000
     (project / "long.sh").write_text(
         f"#!/bin/bash\nvllm serve Qwen/Qwen3-8B --served-model-name {pad} --max-num-seqz 8 --port {'1' * 3}"
-        + " --host " + "h" * 2000 + "\n"
+        + " --host "
+        + "h" * 2000
+        + "\n"
     )
     _, out, _ = _lint(capsys, "long.sh")
     lines = out.splitlines()
@@ -277,7 +277,7 @@ def test_caret_window_on_a_very_long_line(project, capsys):
     assert lines[i].startswith("2 | ...") and lines[i].endswith("...")
     assert len(lines[i]) < 170 and len(lines[i + 1]) < 170
     caret = lines[i + 1]
-    assert lines[i][caret.index("^"):].startswith("--max-num-seqz")
+    assert lines[i][caret.index("^") :].startswith("--max-num-seqz")
 
 
 # -------------------------------------------------------------------- VC011
@@ -345,7 +345,7 @@ def test_readme_option_table_is_complete():
     from vcfg.cli.lint import OPTIONS
 
     text = (ROOT / "README.md").read_text()
-    table = text[text.index("`vcfg lint` options"):text.index("Examples:")]
+    table = text[text.index("`vcfg lint` options") : text.index("Examples:")]
     for o in OPTIONS:
         assert f"`{o.name}" in table or f", `{o.name}" in table, o.name
         for c in o.choices:

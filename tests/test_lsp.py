@@ -73,7 +73,7 @@ def test_lint_text_reads_the_buffer_not_the_file(tmp_path, t33):
 def test_lint_text_reads_the_other_deployment_files_from_their_buffers(tmp_path, t33):
     """The scripts of a script's deployment are the editor's buffers, unsaved changes
     included: here the starter on disk starts nothing, its buffer starts both roles."""
-    nixl = "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'"
+    nixl = '\'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\''
     run = "bash prefill.sh &\n./decode.sh &\npython3 toy_proxy_server.py --port 8000 --prefiller-ports 8100 --decoder-ports 8200\n"
     prefill = f"CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 --kv-transfer-config {nixl}\n"
     decode = f"CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve m --port 8200 --kv-transfer-config {nixl}\n"
@@ -140,8 +140,10 @@ def test_json_keys_connectors_roles_and_extra_keys(t13):
     extra = labels(base + '"kv_connector":"P2pNcclConnector","kv_connector_extra_config":{"', "bash", t13)
     assert {"proxy_ip", "proxy_port", "http_port"} <= set(extra)
     # the connector written after the cursor counts too
-    lines = ['vllm serve m --kv-transfer-config \'{"kv_connector_extra_config":{"',
-             '}, "kv_connector":"NixlConnector"}\'']
+    lines = [
+        'vllm serve m --kv-transfer-config \'{"kv_connector_extra_config":{"',
+        '}, "kv_connector":"NixlConnector"}\'',
+    ]
     c = context.at(lines, 0, len(lines[0]), "bash", completion.json_flags(t13.catalog))
     items, _ = completion.complete(c, t13, lines, 0)
     assert "backends" in [i.label for i in items]
@@ -178,8 +180,9 @@ def test_manifest_args_list_and_env(t33):
     flow = 'spec:\n  containers:\n    - image: vllm/vllm-openai\n      args: ["--port", "8000", "--max-n'
     assert "--max-num-seqs" in labels(flow, "manifest", t33)
     # compose: a command list, a command string
-    compose = ("services:\n  decode:\n    image: vllm/vllm-openai\n"
-               "    command:\n      - --model\n      - m\n      - --max-n")
+    compose = (
+        "services:\n  decode:\n    image: vllm/vllm-openai\n    command:\n      - --model\n      - m\n      - --max-n"
+    )
     assert "--max-num-seqs" in labels(compose, "manifest", t33)
     assert "--max-num-seqs" in labels("services:\n  d:\n    command: vllm serve m --max-n", "manifest", t33)
     assert "--max-num-seqs" in labels('services:\n  d:\n    command: ["vllm", "serve", "m", "--max-n', "manifest", t33)
@@ -187,7 +190,7 @@ def test_manifest_args_list_and_env(t33):
 
 def test_hostile_cursor_text_answers(t33):
     jf = completion.json_flags(t33.catalog)
-    deep = "vllm serve m --kv-transfer-config '" + "{\"a\":" * 20000
+    deep = "vllm serve m --kv-transfer-config '" + '{"a":' * 20000
     for text in [deep, "vllm serve m --x '" + "x" * 200000, "\x00\xff" * 1000, "'" * 5000, '"\\' * 3000]:
         lines = text.split("\n")
         c = context.at(lines, len(lines) - 1, len(lines[-1]), "bash", jf)
@@ -261,7 +264,8 @@ def test_stdio_session_on_the_seed_script(tmp_path):
         got = c.diagnostics(uri)
         want = lint_paths([str(SEED)], "0.33.0", config=LintConfig()).diagnostics
         assert [(d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1) for d in got] == [
-            (d.code, d.span.line, d.span.col) for d in want]
+            (d.code, d.span.line, d.span.col) for d in want
+        ]
         vc027 = next(d for d in got if d["code"] == "VC027")
         assert vc027["codeDescription"]["href"].endswith("VC027-unknown-connector.md")
         assert vc027["source"] == "vcfg" and vc027["severity"] in (1, 2)
@@ -298,11 +302,13 @@ def test_stdio_session_on_the_seed_script(tmp_path):
 def test_the_lint_path_never_imports_the_server(tmp_path):
     import subprocess
 
-    code = ("import sys; sys.argv = ['vcfg', 'lint', '--vllm-version', '0.33.0', sys.argv[1]]\n"
-            "from vcfg.cli import main\n"
-            "try:\n    main()\n"
-            "finally:\n    print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs')"
-            " or m.startswith('vcfg.lsp')), file=sys.stderr)\n")
+    code = (
+        "import sys; sys.argv = ['vcfg', 'lint', '--vllm-version', '0.33.0', sys.argv[1]]\n"
+        "from vcfg.cli import main\n"
+        "try:\n    main()\n"
+        "finally:\n    print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs')"
+        " or m.startswith('vcfg.lsp')), file=sys.stderr)\n"
+    )
     r = subprocess.run([sys.executable, "-c", code, str(SEED)], capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 1 and "VC027" in r.stdout
     assert r.stderr.strip().splitlines()[-1] == "[]"
@@ -325,8 +331,17 @@ def test_flag_details_in_words(t33):
 def test_settings_parse_and_the_release_order(tmp_path):
     from vcfg.lsp.settings import Settings, parse_client_settings
 
-    s, problems = parse_client_settings({"vcfg": {"vllmVersion": "0.13.0", "releases": {"legacy/*.sh": "0.10.2"},
-                                                  "debounceMs": 50, "colour": "red", "knowledge": "x"}})
+    s, problems = parse_client_settings(
+        {
+            "vcfg": {
+                "vllmVersion": "0.13.0",
+                "releases": {"legacy/*.sh": "0.10.2"},
+                "debounceMs": 50,
+                "colour": "red",
+                "knowledge": "x",
+            }
+        }
+    )
     assert (s.vllm_version, s.releases, s.debounce_ms) == ("0.13.0", {"legacy/*.sh": "0.10.2"}, 50)
     assert problems == ["unknown vcfg setting 'colour'", "vcfg.knowledge must be a list of folders"]
     assert parse_client_settings([1])[1] and parse_client_settings(None) == (parse_client_settings({})[0], [])

@@ -28,15 +28,26 @@ def test_neovim_headless_gets_diagnostics_completion_and_hover(tmp_path):
     script = tmp_path / SEED.name
     shutil.copy(SEED, script)
     out = tmp_path / "out.json"
-    env = {"VCFG_NVIM_OUT": str(out), "VCFG_NVIM_CMD": json.dumps([sys.executable, "-m", "vcfg", "lsp"]),
-           "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    r = subprocess.run(["nvim", "--headless", "-n", "-u", "NONE", "-c", f"luafile {LUA}", script.name],
-                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    env = {
+        "VCFG_NVIM_OUT": str(out),
+        "VCFG_NVIM_CMD": json.dumps([sys.executable, "-m", "vcfg", "lsp"]),
+        "HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+    }
+    r = subprocess.run(
+        ["nvim", "--headless", "-n", "-u", "NONE", "-c", f"luafile {LUA}", script.name],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     got = json.loads(out.read_text())
     want = lint_paths([str(script)], "0.33.0", config=LintConfig()).diagnostics
     assert got["ok"] is True
     assert sorted((d["code"], d["lnum"] + 1, d["col"] + 1) for d in got["diagnostics"]) == sorted(
-        (d.code, d.span.line, d.span.col) for d in want)
+        (d.code, d.span.line, d.span.col) for d in want
+    )
     assert got["labels"] == ["--max-model-len"]
     assert "ModelConfig.max_model_len" in got["hover"] and "vllm/engine/arg_utils.py:" in got["hover"]

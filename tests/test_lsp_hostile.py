@@ -80,14 +80,25 @@ ADVERSARIAL = {
     "parens": ("run.sh", "vllm serve m --tensor-parallel-sise 2\n" + ")" * 30_000 + "\n"),
     "redirect-pipe": ("run.sh", "vllm serve m\n" + ">|" * 15_000 + "\n"),
     **{f"stray-{k}": ("s.sh", v) for k, v in STRAY.items()},
-    "laughs": ("deploy.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    "
-               + _laughs().replace("\n", "\n    ") + "\nspec:\n  containers:\n  - name: v\n"
-               "    image: vllm/vllm-openai\n    args: [\"m\"]\n"),
+    "laughs": (
+        "deploy.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    "
+        + _laughs().replace("\n", "\n    ")
+        + "\nspec:\n  containers:\n  - name: v\n"
+        '    image: vllm/vllm-openai\n    args: ["m"]\n',
+    ),
     "nines": ("n.sh", f"vllm serve m --tensor-parallel-size {NINES}\n"),
-    "loops": ("loops.sh", "".join(f"for {v} in {' '.join(map(str, range(64)))}; do\n" for v in "abc")
-              + "vllm serve m --port $((8000 + c))\n" + "done\n" * 3),
-    "bad-yaml-bytes": ("pod.yaml", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: v\n"
-                       "    image: vllm/vllm-openai\n    args: [\"m\", \"--port\", \"80\x0700\"]\n"),
+    "loops": (
+        "loops.sh",
+        "".join(f"for {v} in {' '.join(map(str, range(64)))}; do\n" for v in "abc")
+        + "vllm serve m --port $((8000 + c))\n"
+        + "done\n" * 3,
+    ),
+    "bad-yaml-bytes": (
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: v\n"
+        '    image: vllm/vllm-openai\n    args: ["m", "--port", "80\x0700"]\n',
+    ),
     "cr-only": ("cr.sh", "#!/bin/bash\rvllm serve m --tensor-parallel-sise 2\r"),
     "nbsp": ("a.sh", "vllm serve\u00a0meta-llama/Llama-3.1-8B --port 8000\nvllm serve m\u00a0--port 8000\n"),
 }

@@ -45,7 +45,8 @@ def client(tmp_path):
     for c in clients:
         assert not any("Traceback" in json.dumps(m) for m in c.messages), "a traceback reached the client"
         assert not any("error" in m for m in c.messages if "id" in m and "method" not in m), [
-            m for m in c.messages if "error" in m]
+            m for m in c.messages if "error" in m
+        ]
         c.kill()
 
 
@@ -73,12 +74,15 @@ def apply_edits(text: str, edits: list[dict]) -> str:  # type: ignore[type-arg]
 # --------------------------------------------------------------------------- each format
 
 
-@pytest.mark.parametrize("name,version,language", [
-    ("pd-2p2d-200.sh", "0.13.0", "shellscript"),
-    ("serve.yaml", "0.13.0", "yaml"),
-    ("serve.yaml", "0.33.0", "yaml"),
-    ("decode-deployment.yaml", "0.33.0", "yaml"),
-])
+@pytest.mark.parametrize(
+    "name,version,language",
+    [
+        ("pd-2p2d-200.sh", "0.13.0", "shellscript"),
+        ("serve.yaml", "0.13.0", "yaml"),
+        ("serve.yaml", "0.33.0", "yaml"),
+        ("decode-deployment.yaml", "0.33.0", "yaml"),
+    ],
+)
 def test_diagnostics_are_those_of_vcfg_lint(client, name, version, language):
     path = FIX / name
     c = client(options={"vcfg": {"vllmVersion": version, "debounceMs": 10}})
@@ -108,8 +112,10 @@ def test_completion_in_each_position_over_the_wire(client):
     item = next(i for i in got["items"] if i["label"] == "--gpu-memory-utilization")
     assert item["detail"].startswith("float") and "0.9" in item["detail"]
     # the edit replaces the whole option, also the part right of the cursor
-    assert item["textEdit"]["range"] == {"start": {"line": line, "character": 0},
-                                         "end": {"line": line, "character": len("--gpu-memory-utilization")}}
+    assert item["textEdit"]["range"] == {
+        "start": {"line": line, "character": 0},
+        "end": {"line": line, "character": len("--gpu-memory-utilization")},
+    }
     # a variable after export
     line, col = position_of(text, "VLLM_RPC_TIMEOUT", len("VLLM_RPC"))
     assert "VLLM_RPC_TIMEOUT" in c.labels(uri, line, col)
@@ -169,9 +175,11 @@ def test_hover_over_the_wire_in_each_format(client):
 
 def test_code_actions_fix_and_fix_all(client):
     c = client(options={"vcfg": {"vllmVersion": "0.33.0", "debounceMs": 10}})
-    text = ("vllm serve m \\\n"
-            "  --kv-transfer-config '{\u201ckv_connector\u201d:\u201cNixlConnector\u201d}' \\\n"
-            "  --port 8000 &\n")
+    text = (
+        "vllm serve m \\\n"
+        "  --kv-transfer-config '{\u201ckv_connector\u201d:\u201cNixlConnector\u201d}' \\\n"
+        "  --port 8000 &\n"
+    )
     uri = (FIX / "quotes.sh").as_uri()
     c.open(uri, text)
     diags = c.diagnostics(uri)
@@ -187,8 +195,7 @@ def test_code_actions_fix_and_fix_all(client):
     # the suppression action on a continued line goes on its own line above the command
     c.change(uri, text)
     diags = c.diagnostics(uri)
-    sup = next(a for a in c.code_actions(uri, [d for d in diags if d["code"] == "VC021"])
-               if "disable" in a["title"])
+    sup = next(a for a in c.code_actions(uri, [d for d in diags if d["code"] == "VC021"]) if "disable" in a["title"])
     edit = sup["edit"]["changes"][uri][0]
     assert edit["range"]["start"] == {"line": 0, "character": 0} and edit["newText"] == "# vcfg: disable=VC021\n"
     # fix all: every safe fix in one edit
@@ -267,7 +274,7 @@ def test_a_config_file_open_in_the_editor_is_read_from_its_buffer(client, tmp_pa
 def test_a_starter_changed_in_the_editor_relints_the_scripts_it_starts(client, tmp_path):
     """The starter on disk starts nothing; typed into its buffer, it starts both roles,
     and the decode script open beside it gets the finding its deployment gives it."""
-    nixl = "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'"
+    nixl = '\'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\''
     prefill = f"CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 --kv-transfer-config {nixl}\n"
     decode = f"CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve m --port 8200 --kv-transfer-config {nixl}\n"
     run = "bash prefill.sh &\n./decode.sh &\npython3 toy_proxy_server.py --port 8000 --prefiller-ports 8100 --decoder-ports 8200\n"
@@ -285,12 +292,15 @@ def test_a_starter_changed_in_the_editor_relints_the_scripts_it_starts(client, t
         if msg["method"] == "textDocument/publishDiagnostics" and msg["params"]["uri"] == dec:
             seen = {d["code"] for d in msg["params"]["diagnostics"]}
     assert [d["range"]["start"] for d in msg["params"]["diagnostics"] if d["code"] == "VC301"] == [
-        {"line": 0, "character": decode.index('"kv_producer"')}]
+        {"line": 0, "character": decode.index('"kv_producer"')}
+    ]
 
 
 def test_project_config_is_read(client, tmp_path):
-    (tmp_path / "pyproject.toml").write_text('[tool.vcfg]\nvllm-version = "0.33.0"\nignore = ["VC103"]\n'
-                                             '[tool.vcfg.per-file-ignores]\n"legacy/*.sh" = ["VC027"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.vcfg]\nvllm-version = "0.33.0"\nignore = ["VC103"]\n'
+        '[tool.vcfg.per-file-ignores]\n"legacy/*.sh" = ["VC027"]\n'
+    )
     (tmp_path / "legacy").mkdir()
     a = tmp_path / "a.sh"
     b = tmp_path / "legacy" / "b.sh"
@@ -329,7 +339,7 @@ def test_utf16_positions_after_wide_characters(client):
 HOSTILE = [
     bytes(range(256)).decode("latin-1") * 40,  # binary
     "vllm serve m --max-model-len " + "9" * 300_000 + "\n",  # a huge line
-    "vllm serve m --kv-transfer-config '{\"kv_connector\":\"Nixl\n" * 50,  # unterminated quotes
+    'vllm serve m --kv-transfer-config \'{"kv_connector":"Nixl\n' * 50,  # unterminated quotes
     "vllm serve m --kv-transfer-config '" + '{"a":' * 5000 + "1" + "}" * 5000 + "'\n",  # deep JSON
     "vllm serve m --kv-transfer-config '" + "[" * 20000 + "'\n",
     'export A="' + "\\" * 10001 + "\n" + "$(" * 3000 + "\n",
@@ -371,8 +381,7 @@ def test_generated_scripts_through_the_server(client):
     c.diagnostics(uri)
     examples = int(os.environ.get("VCFG_FUZZ_EXAMPLES", "60"))
 
-    @hypothesis.settings(max_examples=examples, deadline=None,
-                         suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.settings(max_examples=examples, deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
     @hypothesis.given(st.lists(WORDS, max_size=40), JSON_VALUES)
     def typed(words, value):  # type: ignore[no-untyped-def]
         text = " ".join(words) + "\nvllm serve m --kv-transfer-config '" + json.dumps(value) + "'\n"

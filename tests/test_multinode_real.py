@@ -67,8 +67,7 @@ def test_at_least_ten_real_multinode_files():
 def test_real_multinode_file_lints_clean(name, path, version):
     res = lint_paths([str(path)], version)
     assert not res.internal_errors, res.internal_errors
-    bad = [(d.code, d.span.line, d.span.col, d.message) for d in res.diagnostics
-           if d.severity in ("error", "warning")]
+    bad = [(d.code, d.span.line, d.span.col, d.message) for d in res.diagnostics if d.severity in ("error", "warning")]
     assert bad == [], f"{name} @ {version}"
 
 

@@ -57,27 +57,37 @@ MIN_CASES = 1000
 #: examples of the issue vcfg does not refuse yet, (release, example) -> why; the test
 #: fails when one is found (remove it here) or when another is missed
 EXAMPLES_NOT_YET: dict[tuple[str, str], str] = {
-    ("0.33.0", "kv-cache-dtype float16 on bf16"):
-        "VC261 only warns with --dtype auto: on a GPU without bfloat16 vLLM casts the model "
-        "to float16, where a float16 KV cache is accepted; the CPU oracle keeps bfloat16",
-    ("0.13.0", "num_speculative_token"):
-        "0.13 refuses it for the missing num_speculative_tokens (no draft n_predict); vcfg "
-        "does not read the draft model's config",
-    ("0.13.0", "mtp on dense"):
-        "0.13 refuses a draft-model method before the MTP check; VC264 cites the check from "
-        "0.20.2 on and is not applied to 0.13",
+    (
+        "0.33.0",
+        "kv-cache-dtype float16 on bf16",
+    ): "VC261 only warns with --dtype auto: on a GPU without bfloat16 vLLM casts the model "
+    "to float16, where a float16 KV cache is accepted; the CPU oracle keeps bfloat16",
+    (
+        "0.13.0",
+        "num_speculative_token",
+    ): "0.13 refuses it for the missing num_speculative_tokens (no draft n_predict); vcfg "
+    "does not read the draft model's config",
+    ("0.13.0", "mtp on dense"): "0.13 refuses a draft-model method before the MTP check; VC264 cites the check from "
+    "0.20.2 on and is not applied to 0.13",
 }
 
 #: (rule code, subject pattern or None, the stage at which vLLM fails, why), for a vcfg
 #: error on a launch whose engine config vLLM builds: the driver stops before that
 LATER_STAGE: list[tuple[str, Optional[str], str, str]] = [
-    ("VC102", None, "first read of the variable",
-     "envs.py parses the value when a module reads it, after the engine config"),
-    ("VC027", None, "engine start-up",
-     "an unregistered connector is looked up when the KV connector is created"),
-    ("VC014", r"^--reasoning-parser$", "start-up, once the engine runs (0.13)",
-     "0.13's serve check reads structured_outputs_config before --reasoning-parser is "
-     "copied into it; the parser is looked up when the OpenAI server's handlers are built"),
+    (
+        "VC102",
+        None,
+        "first read of the variable",
+        "envs.py parses the value when a module reads it, after the engine config",
+    ),
+    ("VC027", None, "engine start-up", "an unregistered connector is looked up when the KV connector is created"),
+    (
+        "VC014",
+        r"^--reasoning-parser$",
+        "start-up, once the engine runs (0.13)",
+        "0.13's serve check reads structured_outputs_config before --reasoning-parser is "
+        "copied into it; the parser is looked up when the OpenAI server's handlers are built",
+    ),
 ]
 
 #: a refusal the CPU oracle makes because it runs on a CPU (or without a compiled op):
@@ -108,22 +118,27 @@ KNOWN: dict[str, str] = {
     r"Cannot find the config file for awq|quantization method specified in the model config|"
     r"Quantization method specified in the model config": _MODEL,
     r"num_speculative_tokens must be provided with speculative model unless the draft model config": (
-        "depends on the draft model's config (n_predict), which vcfg does not read"),
+        "depends on the draft model's config (n_predict), which vcfg does not read"
+    ),
     r"only applicable when profiler is set to 'proton'|proton_profiler_dir must be set": (
-        "a ProfilerConfig cross-key validator vcfg does not mirror yet"),
+        "a ProfilerConfig cross-key validator vcfg does not mirror yet"
+    ),
     r"pynccl communicator is incompatible with async EPLB": "an EPLBConfig cross-key validator vcfg does not mirror yet",
     r"draft_lm_head_quantization is not supported for method": "a SpeculativeConfig cross-key validator vcfg does not mirror yet",
     r"offload_num_in_group \(\d+\) must be <= offload_group_size": "an OffloadConfig validator vcfg does not mirror yet",
     r"Stochastic rounding for Mamba cache requires": "a VllmConfig cross-check vcfg does not mirror yet",
     r"Unable to use nsight profiling unless workers run with Ray": (
-        "depends on the executor vLLM picks (Ray or not), which vcfg does not decide"),
+        "depends on the executor vLLM picks (Ray or not), which vcfg does not decide"
+    ),
     r"Fault tolerance requires external load balancer": "a serve-time DP check vcfg does not mirror yet",
     r"num_speculative_tokens was provided but without speculative model": (
-        "a SpeculativeConfig validator vcfg does not mirror yet (--spec-tokens alone)"),
+        "a SpeculativeConfig validator vcfg does not mirror yet (--spec-tokens alone)"
+    ),
     r"sse-keep-alive-interval must be a non-negative": "a serve check on a flag without a config field (no bound in the catalog)",
     r"--grpc-port requires VLLM_USE_RUST_FRONTEND": "a serve check on a flag and a variable vcfg does not mirror yet",
     r"data_parallel_size_local|data_parallel_rpc_port|shutdown_timeout": (
-        "a bound on an EngineArgs field with no config field behind the flag (the catalog has no bound)"),
+        "a bound on an EngineArgs field with no config field behind the flag (the catalog has no bound)"
+    ),
 }
 
 
@@ -156,9 +171,17 @@ class Row:
     def later(self) -> Optional[tuple[str, str]]:
         if self.vllm_refuses or not self.vcfg_refuses:
             return None
-        excuses = [next(((st, why) for code, pat, st, why in LATER_STAGE
-                         if code == c and (pat is None or re.search(pat, self.case.subject))), None)
-                   for c in self.errors]
+        excuses = [
+            next(
+                (
+                    (st, why)
+                    for code, pat, st, why in LATER_STAGE
+                    if code == c and (pat is None or re.search(pat, self.case.subject))
+                ),
+                None,
+            )
+            for c in self.errors
+        ]
         return excuses[0] if excuses and all(excuses) else None
 
     @property
@@ -180,14 +203,12 @@ class Row:
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("VLLM_") and k not in ("PYTHONPATH", "PYTHONHOME")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VLLM_") and k not in ("PYTHONPATH", "PYTHONHOME")}
     env.update(extra)
     return env
 
 
-def run_oracle(python: Path, version: str, cases: list[Case], work: Path,
-               installed: str) -> dict[str, dict[str, Any]]:
+def run_oracle(python: Path, version: str, cases: list[Case], work: Path, installed: str) -> dict[str, dict[str, Any]]:
     src, dst = work / f"in-{version}.jsonl", work / f"out-{version}.jsonl"
     src.write_text("".join(json.dumps(c.as_json()) + "\n" for c in cases), encoding="utf-8")
     extra = {}
@@ -199,8 +220,13 @@ def run_oracle(python: Path, version: str, cases: list[Case], work: Path,
 
             from_version(version)
         extra["PYTHONPATH"] = str(tree)
-    proc = subprocess.run([str(python), str(DRIVER), str(src), str(dst)], capture_output=True,
-                          text=True, timeout=3600, env=_clean_env(**extra))
+    proc = subprocess.run(
+        [str(python), str(DRIVER), str(src), str(dst)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        env=_clean_env(**extra),
+    )
     if proc.returncode != 0:
         pytest.fail(f"parity_driver.py failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
     lines = [json.loads(ln) for ln in dst.read_text(encoding="utf-8").splitlines()]
@@ -247,8 +273,13 @@ def summary(rows: list[Row]) -> dict[str, Any]:
     by = Counter(r.verdict for r in rows)
     counted = len(rows) - by["platform"] - by["unknown"]
     agree = by["agree"] + by["later"]
-    return {"launches": len(rows), "counted": counted, "agree": agree,
-            "agreement": agree / counted if counted else 0.0, **dict(by)}
+    return {
+        "launches": len(rows),
+        "counted": counted,
+        "agree": agree,
+        "agreement": agree / counted if counted else 0.0,
+        **dict(by),
+    }
 
 
 def _oracle_text(o: dict[str, Any]) -> str:
@@ -261,32 +292,47 @@ def _oracle_text(o: dict[str, Any]) -> str:
 
 def write_report(version: str, rows: list[Row], path: Path) -> None:
     s = summary(rows)
-    out = [f"# Engine parity, vLLM {version}", "",
-           f"{s['launches']} launches; {s['counted']} counted "
-           f"({s.get('platform', 0)} left out as CPU-only refusals, {s.get('unknown', 0)} timed out); "
-           f"agreement {s['agree']}/{s['counted']} = {100 * s['agreement']:.2f}%", "",
-           "| verdict | launches |", "|---|---|"]
+    out = [
+        f"# Engine parity, vLLM {version}",
+        "",
+        f"{s['launches']} launches; {s['counted']} counted "
+        f"({s.get('platform', 0)} left out as CPU-only refusals, {s.get('unknown', 0)} timed out); "
+        f"agreement {s['agree']}/{s['counted']} = {100 * s['agreement']:.2f}%",
+        "",
+        "| verdict | launches |",
+        "|---|---|",
+    ]
     out += [f"| {k} | {v} |" for k, v in sorted(Counter(r.verdict for r in rows).items())]
     kinds = Counter((r.case.kind, r.verdict) for r in rows)
     out += ["", "| kind | agree | later | miss | false alarm | platform |", "|---|---|---|---|---|---|"]
     for kind in sorted({k for k, _ in kinds}):
-        out.append(f"| {kind} | " + " | ".join(str(kinds[(kind, v)]) for v in
-                                                ("agree", "later", "miss", "false alarm", "platform")) + " |")
-    for title, verdict in (("Misses (vLLM refuses, vcfg passes)", "miss"),
-                           ("False alarms (vcfg errors, vLLM builds the engine config)", "false alarm"),
-                           ("vcfg errors vLLM meets later", "later"),
-                           ("Left out: refusals of the CPU oracle only", "platform")):
+        out.append(
+            f"| {kind} | "
+            + " | ".join(str(kinds[(kind, v)]) for v in ("agree", "later", "miss", "false alarm", "platform"))
+            + " |"
+        )
+    for title, verdict in (
+        ("Misses (vLLM refuses, vcfg passes)", "miss"),
+        ("False alarms (vcfg errors, vLLM builds the engine config)", "false alarm"),
+        ("vcfg errors vLLM meets later", "later"),
+        ("Left out: refusals of the CPU oracle only", "platform"),
+    ):
         sel = [r for r in rows if r.verdict == verdict]
         out += ["", f"## {title}: {len(sel)}", ""]
         for r in sel:
-            why = (known_reason(r) or "not yet explained") if verdict in ("miss", "false alarm") else (
-                f"{r.later[0]}: {r.later[1]}" if r.later else r.platform_only)
-            out.append(f"- `{r.case.id}` {r.case.kind} `{r.case.subject}`: "
-                       f"`{shlex.join(r.case.argv[1:])}`"
-                       + (f" env `{' '.join(f'{k}={v}' for k, v in r.case.env)}`" if r.case.env else "")
-                       + f"\n  - vLLM: {_oracle_text(r.oracle)}"
-                       + f"\n  - vcfg: {', '.join(f'{c} {m}' for c, sev, m in r.findings if sev == 'error') or 'no error'}"
-                       + f"\n  - reason: {why}")
+            why = (
+                (known_reason(r) or "not yet explained")
+                if verdict in ("miss", "false alarm")
+                else (f"{r.later[0]}: {r.later[1]}" if r.later else r.platform_only)
+            )
+            out.append(
+                f"- `{r.case.id}` {r.case.kind} `{r.case.subject}`: "
+                f"`{shlex.join(r.case.argv[1:])}`"
+                + (f" env `{' '.join(f'{k}={v}' for k, v in r.case.env)}`" if r.case.env else "")
+                + f"\n  - vLLM: {_oracle_text(r.oracle)}"
+                + f"\n  - vcfg: {', '.join(f'{c} {m}' for c, sev, m in r.findings if sev == 'error') or 'no error'}"
+                + f"\n  - reason: {why}"
+            )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
@@ -296,8 +342,9 @@ def differential(version: str, python: Path, work: Path, installed: str) -> list
     # --config outside its repository is not followed (docs/file-policy.md)
     (work / ".git").mkdir(exist_ok=True)
     models = parity_cases.write_models(work / "models")
-    cases = parity_cases.materialise(parity_cases.generate(store.load_exact(version), models),
-                                     work / f"configs-{version}")
+    cases = parity_cases.materialise(
+        parity_cases.generate(store.load_exact(version), models), work / f"configs-{version}"
+    )
     oracle = run_oracle(python, version, cases, work, installed)
     vcfg = run_vcfg(version, cases, work)
     return [Row(c, oracle[c.id], vcfg[c.id]) for c in cases]
@@ -329,14 +376,17 @@ def test_engine_parity(version: str, oracle_venv_python: Path, tmp_path: Path) -
     assert len({r.case.example for r in examples}) >= 20
     # every example is refused by 0.33.0 (the issue's release); in an older release
     # only those its vLLM refuses are expected of vcfg
-    missed_rows = [r for r in examples
-                   if not r.vcfg_refuses and (r.vllm_refuses or version == installed_oracle_version())]
+    missed_rows = [
+        r for r in examples if not r.vcfg_refuses and (r.vllm_refuses or version == installed_oracle_version())
+    ]
     known_misses = {ex for (ver, ex) in EXAMPLES_NOT_YET if ver == version}
-    missed = [f"{r.case.example}: vLLM {_oracle_text(r.oracle)}; vcfg {r.errors}"
-              for r in missed_rows if r.case.example not in known_misses]
+    missed = [
+        f"{r.case.example}: vLLM {_oracle_text(r.oracle)}; vcfg {r.errors}"
+        for r in missed_rows
+        if r.case.example not in known_misses
+    ]
     fixed = known_misses - {r.case.example for r in missed_rows}
     assert not fixed, f"found now: remove from EXAMPLES_NOT_YET: {sorted(fixed)}"
     assert s["counted"] >= MIN_CASES, s
     assert s["agreement"] >= THRESHOLD, f"{s}; see {report}"
     assert not missed, "\n".join(missed)
-

@@ -28,8 +28,18 @@ def run(*args: str):
 
 
 def test_seed_deployment_text() -> None:
-    r = run("--model", str(FIX / "deepseek-v3.2"), "--gpus", "8", "--gpu-memory", "141GiB",
-            "--max-model-len", "10000", "--gpu-memory-utilization", "0.9")
+    r = run(
+        "--model",
+        str(FIX / "deepseek-v3.2"),
+        "--gpus",
+        "8",
+        "--gpu-memory",
+        "141GiB",
+        "--max-model-len",
+        "10000",
+        "--gpu-memory-utilization",
+        "0.9",
+    )
     assert r.exit_code == 0, r.output
     assert "61 layers, hidden 7168, MLA (kv_lora_rank 512 + rope 64)" in r.output
     row = next(line for line in r.output.splitlines() if line.split()[1:5] == ["8", "1", "1", "no"])

@@ -58,9 +58,19 @@ def test_max_len_rope_factor_applies_only_to_plain_scaling() -> None:
 
 
 def test_text_config_of_a_multimodal_model_is_read() -> None:
-    f = parse_config({"model_type": "vl", "text_config": {
-        "num_hidden_layers": 4, "hidden_size": 256, "num_attention_heads": 8,
-        "num_key_value_heads": 2, "vocab_size": 1000, "max_position_embeddings": 8192}})
+    f = parse_config(
+        {
+            "model_type": "vl",
+            "text_config": {
+                "num_hidden_layers": 4,
+                "hidden_size": 256,
+                "num_attention_heads": 8,
+                "num_key_value_heads": 2,
+                "vocab_size": 1000,
+                "max_position_embeddings": 8192,
+            },
+        }
+    )
     assert (f.num_layers, f.num_kv_heads, f.head_dim, f.max_len) == (4, 2, 32, 8192)
 
 
@@ -72,11 +82,25 @@ def test_partial_config_names_every_missing_field() -> None:
         " (or not a positive integer)"
     )
     with pytest.raises(VcfgError, match="missing num_hidden_layers, vocab_size "):
-        parse_config({"num_hidden_layers": 0, "hidden_size": 64, "num_attention_heads": 4,
-                      "vocab_size": "many", "max_position_embeddings": 128})
+        parse_config(
+            {
+                "num_hidden_layers": 0,
+                "hidden_size": 64,
+                "num_attention_heads": 4,
+                "vocab_size": "many",
+                "max_position_embeddings": 128,
+            }
+        )
     with pytest.raises(VcfgError, match="cannot tell the head size"):
-        parse_config({"num_hidden_layers": 2, "hidden_size": 2, "num_attention_heads": 4,
-                      "vocab_size": 8, "max_position_embeddings": 128})
+        parse_config(
+            {
+                "num_hidden_layers": 2,
+                "hidden_size": 2,
+                "num_attention_heads": 4,
+                "vocab_size": 8,
+                "max_position_embeddings": 128,
+            }
+        )
 
 
 def test_unreadable_config(tmp_path: Path) -> None:
@@ -96,8 +120,7 @@ def test_weights_estimated_from_shapes_deepseek_v32() -> None:
     f = facts("deepseek-v3.2")  # no index: estimated; fp8 linears (1 byte), bf16 embeddings
     assert f.weight_source == "estimated from shapes"
     embed = 129280 * 7168 * 2 * 2  # embed_tokens + lm_head, bf16
-    attn = (7168 * 1536 + 1536 * 128 * (128 + 64) + 7168 * 512 + 7168 * 64
-            + 512 * 128 * (128 + 128) + 128 * 128 * 7168)
+    attn = 7168 * 1536 + 1536 * 128 * (128 + 64) + 7168 * 512 + 7168 * 64 + 512 * 128 * (128 + 128) + 128 * 128 * 7168
     indexer = 1536 * 64 * 128 + 7168 * 128 + 7168 * 64
     dense_mlp = 3 * 3 * 7168 * 18432
     shared = 58 * 3 * 7168 * 2048

@@ -27,14 +27,26 @@ CASES = [
 
 
 def plan_nodes(model, nodes, gpn, pd, extra):
-    args = ["plan", "--model", str(FIX / model), "--nodes", str(nodes), "--gpus-per-node", str(gpn),
-            "--format", "json", *extra] + (["--pd"] if pd else [])
+    args = [
+        "plan",
+        "--model",
+        str(FIX / model),
+        "--nodes",
+        str(nodes),
+        "--gpus-per-node",
+        str(gpn),
+        "--format",
+        "json",
+        *extra,
+    ] + (["--pd"] if pd else [])
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
     return json.loads(r.output)["nodes"]
 
 
-@pytest.mark.parametrize("model,nodes,gpn,pd,extra", CASES, ids=[f"{c[0]}-{c[1]}x{c[2]}{'-pd' if c[3] else ''}" for c in CASES])
+@pytest.mark.parametrize(
+    "model,nodes,gpn,pd,extra", CASES, ids=[f"{c[0]}-{c[1]}x{c[2]}{'-pd' if c[3] else ''}" for c in CASES]
+)
 def test_per_node_commands_lint_clean(tmp_path, model, nodes, gpn, pd, extra):
     doc = plan_nodes(model, nodes, gpn, pd, extra)
     assert [x["node"] for x in doc["launches"]] == list(range(nodes))
@@ -61,21 +73,38 @@ def test_a_broken_copy_is_caught(tmp_path):
     script = tmp_path / "deploy.sh"
     script.write_text(text.replace("--data-parallel-start-rank 16", "--data-parallel-start-rank 8"))
     assert "VC308" in {d.code for d in lint_paths([str(script)], "0.33.0").diagnostics}
-    script.write_text(text.replace("--data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345 "
-                                   "--data-parallel-start-rank 16", "--data-parallel-address 10.0.0.9 "
-                                   "--data-parallel-rpc-port 13345 --data-parallel-start-rank 16"))
+    script.write_text(
+        text.replace(
+            "--data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345 --data-parallel-start-rank 16",
+            "--data-parallel-address 10.0.0.9 --data-parallel-rpc-port 13345 --data-parallel-start-rank 16",
+        )
+    )
     assert "VC307" in {d.code for d in lint_paths([str(script)], "0.33.0").diagnostics}
 
 
 def test_text_output_and_errors():
-    r = CliRunner().invoke(main, ["plan", "--model", str(FIX / "deepseek-v3"), "--nodes", "2",
-                                  "--gpus-per-node", "8", "--max-model-len", "16384"])
+    r = CliRunner().invoke(
+        main,
+        [
+            "plan",
+            "--model",
+            str(FIX / "deepseek-v3"),
+            "--nodes",
+            "2",
+            "--gpus-per-node",
+            "8",
+            "--max-model-len",
+            "16384",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "per-node launch commands (2 nodes x 8 GPUs):" in r.output
-    assert '  1)  # worker, 10.0.0.2' in r.output
-    r = CliRunner().invoke(main, ["plan", "--model", str(FIX / "deepseek-v3"), "--nodes", "1",
-                                  "--gpus-per-node", "8", "--pd"])
+    assert "  1)  # worker, 10.0.0.2" in r.output
+    r = CliRunner().invoke(
+        main, ["plan", "--model", str(FIX / "deepseek-v3"), "--nodes", "1", "--gpus-per-node", "8", "--pd"]
+    )
     assert r.exit_code == 2 and "--pd needs" in r.output
-    r = CliRunner().invoke(main, ["plan", "--model", str(FIX / "deepseek-v3"), "--nodes", "2",
-                                  "--gpus-per-node", "8", "--gpus", "8"])
+    r = CliRunner().invoke(
+        main, ["plan", "--model", str(FIX / "deepseek-v3"), "--nodes", "2", "--gpus-per-node", "8", "--gpus", "8"]
+    )
     assert r.exit_code == 2 and "is not --nodes 2 x --gpus-per-node 8" in r.output

@@ -88,8 +88,10 @@ def _wheel(tmp_path, version="1.2.0"):
     with zipfile.ZipFile(w, "w") as z:
         for name, text in FILES.items():
             z.writestr(name, text)
-        z.writestr(f"vllm_acme-{version}.dist-info/METADATA",
-                   f"Metadata-Version: 2.1\nName: vllm_acme\nVersion: {version}\nRequires-Dist: vllm==0.33.0\n")
+        z.writestr(
+            f"vllm_acme-{version}.dist-info/METADATA",
+            f"Metadata-Version: 2.1\nName: vllm_acme\nVersion: {version}\nRequires-Dist: vllm==0.33.0\n",
+        )
         z.writestr(f"vllm_acme-{version}.dist-info/entry_points.txt", ENTRY_POINTS)
     return w
 
@@ -104,7 +106,8 @@ def _sdist(tmp_path, version="1.2.0", egg_info=True):
         files[f"vllm_acme-{version}/setup.py"] = (
             "from setuptools import setup\nsetup(name='vllm-acme', entry_points={\n"
             "    'vllm.platform_plugins': ['acme = vllm_acme:register'],\n"
-            "    'vllm.general_plugins': ['acme_kv_connector = vllm_acme:register_connector'],\n})\n")
+            "    'vllm.general_plugins': ['acme_kv_connector = vllm_acme:register_connector'],\n})\n"
+        )
     with tarfile.open(path, "w:gz") as tf:
         for name, text in files.items():
             data = text.encode()
@@ -126,17 +129,24 @@ def test_wheel_is_read_like_vllm(tmp_path):
     assert pc.entry_names == ["acme", "acme_kv_connector"]  # console_scripts is not vLLM's
     envs = {e.name: e for e in pc.env_vars}
     assert [(e.name, str(e.loc)) for e in pc.env_vars] == [
-        ("ACME_FABRIC", "vllm_acme/envs.py:5"), ("VLLM_ACME_ENABLE_FUSION", "vllm_acme/envs.py:6"),
-        ("VLLM_ENGINE_READY_TIMEOUT_MS", "vllm_acme/envs.py:7")]
+        ("ACME_FABRIC", "vllm_acme/envs.py:5"),
+        ("VLLM_ACME_ENABLE_FUSION", "vllm_acme/envs.py:6"),
+        ("VLLM_ENGINE_READY_TIMEOUT_MS", "vllm_acme/envs.py:7"),
+    ]
     assert (envs["VLLM_ACME_ENABLE_FUSION"].parse, envs["VLLM_ACME_ENABLE_FUSION"].default) == ("bool_int", True)
     assert (envs["ACME_FABRIC"].parse, envs["ACME_FABRIC"].default) == ("str", "ib")
     conns = {c.name: c for c in pc.connectors}
     assert [(c.name, str(c.loc)) for c in pc.connectors] == [
-        ("MultiConnector", "vllm_acme/kv/__init__.py:7"), ("AcmeConnector", "vllm_acme/kv/__init__.py:8"),
-        ("NixlConnector", "vllm_acme/kv/__init__.py:17")]
+        ("MultiConnector", "vllm_acme/kv/__init__.py:7"),
+        ("AcmeConnector", "vllm_acme/kv/__init__.py:8"),
+        ("NixlConnector", "vllm_acme/kv/__init__.py:17"),
+    ]
     keys = {k.name: k for k in conns["AcmeConnector"].extra_keys}
     assert (keys["acme_port"].default, keys["acme_port"].type, str(keys["acme_port"].loc)) == (
-        7000, "int", "vllm_acme/kv/acme.py:4")
+        7000,
+        "int",
+        "vllm_acme/kv/acme.py:4",
+    )
     assert keys["acme_fabric"].has_default is False
     # the general entry's function reaches the registrations through an import in its body
     assert pc.registered_by == {n: "acme_kv_connector" for n in conns}
@@ -160,7 +170,8 @@ def test_source_tree_with_pyproject_entry_points(tmp_path):
         (tmp_path / name).write_text(text)
     (tmp_path / "pyproject.toml").write_text(
         '[project]\nname = "vllm-acme"\nversion = "2.0.0"\n\n'
-        '[project.entry-points."vllm.general_plugins"]\nacme_kv_connector = "vllm_acme:register_connector"\n')
+        '[project.entry-points."vllm.general_plugins"]\nacme_kv_connector = "vllm_acme:register_connector"\n'
+    )
     pc = _build(tmp_path)
     assert pc.name == "vllm-acme" and pc.entry_names == ["acme_kv_connector"]
     assert len(pc.connectors) == 3 and len(pc.env_vars) == 3
@@ -226,20 +237,24 @@ def acme(tmp_path, monkeypatch):
     pl.load_file.cache_clear()
 
 
-SERVE = ("vllm serve m --kv-transfer-config "
-         "'{\"kv_connector\":\"AcmeConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":"
-         "{\"acme_fabric\":\"roce\",\"acme_prot\":1}}'\n")
+SERVE = (
+    "vllm serve m --kv-transfer-config "
+    '\'{"kv_connector":"AcmeConnector","kv_role":"kv_both","kv_connector_extra_config":'
+    '{"acme_fabric":"roce","acme_prot":1}}\'\n'
+)
 
 
 def test_vllm_plugins_names_the_plugin(tmp_path, acme):
-    text = ("export VLLM_PLUGINS=acme,acme_kv_connector\nexport VLLM_ACME_ENABLE_FUSION=yes\n"
-            "export VLLM_ENGINE_READY_TIMEOUT_MS=100\nexport VLLM_ACME_ENABLE_FUSIN=1\n" + SERVE)
+    text = (
+        "export VLLM_PLUGINS=acme,acme_kv_connector\nexport VLLM_ACME_ENABLE_FUSION=yes\n"
+        "export VLLM_ENGINE_READY_TIMEOUT_MS=100\nexport VLLM_ACME_ENABLE_FUSIN=1\n" + SERVE
+    )
     rc, got, _ = _lint(tmp_path, text, "--vllm-version", "0.33.0")
     col = text.splitlines()[4].index("acme_prot") + 1
     assert got == [
-        ("VC028", 5, col),   # the plugin connector's extra-config keys are known: a typo is found
-        ("VC101", 4, 8),     # a typo of the plugin's variable: did-you-mean from its overlay
-        ("VC102", 2, 32),    # `yes` is not bool(int(...)) for the plugin's variable
+        ("VC028", 5, col),  # the plugin connector's extra-config keys are known: a typo is found
+        ("VC101", 4, 8),  # a typo of the plugin's variable: did-you-mean from its overlay
+        ("VC102", 2, 32),  # `yes` is not bool(int(...)) for the plugin's variable
     ], got
 
 
@@ -282,10 +297,11 @@ def test_unknown_plugin_in_config_is_a_clear_error(tmp_path, monkeypatch, capsys
 def test_bundled_ascend_overlay_in_lint(tmp_path):
     """The bundled vllm-ascend overlay (built from its sdist): VLLM_PLUGINS with the
     entry names vllm-ascend registers (`ascend` platform, `ascend_kv_connector`)."""
-    conn = ("vllm serve m --kv-transfer-config "
-            "'{\"kv_connector\":\"MooncakeConnectorV1\",\"kv_role\":\"kv_producer\"}'\n")
-    text = ("export VLLM_PLUGINS=ascend,ascend_kv_connector\nexport VLLM_ASCEND_ENABLE_MLAPO=true\n"
-            "export VLLM_ASCEND_ENABLE_MLAP=1\n" + conn)
+    conn = 'vllm serve m --kv-transfer-config \'{"kv_connector":"MooncakeConnectorV1","kv_role":"kv_producer"}\'\n'
+    text = (
+        "export VLLM_PLUGINS=ascend,ascend_kv_connector\nexport VLLM_ASCEND_ENABLE_MLAPO=true\n"
+        "export VLLM_ASCEND_ENABLE_MLAP=1\n" + conn
+    )
     rc, got, _ = _lint(tmp_path, text, "--vllm-version", "0.23.0")
     assert got == [("VC101", 3, 8), ("VC102", 2, 33)], got
     rc, got, _ = _lint(tmp_path, "export VLLM_PLUGINS=ascend\n" + conn, "--vllm-version", "0.23.0")
@@ -295,22 +311,35 @@ def test_bundled_ascend_overlay_in_lint(tmp_path):
 
 
 def test_explain_and_connectors_with_the_plugin_named():
-    r = CliRunner().invoke(cli, ["explain", "VLLM_ASCEND_ENABLE_MLAPO", "--plugin", "vllm-ascend",
-                                 "--vllm-version", "0.23.0", "--format", "json"])
+    r = CliRunner().invoke(
+        cli,
+        [
+            "explain",
+            "VLLM_ASCEND_ENABLE_MLAPO",
+            "--plugin",
+            "vllm-ascend",
+            "--vllm-version",
+            "0.23.0",
+            "--format",
+            "json",
+        ],
+    )
     doc = json.loads(r.output)
     assert doc["kind"] == "env" and doc["defined_at"] == "vllm_ascend/envs.py:87"
     assert doc["facts"]["plugin"] == "vllm-ascend 0.23.0.post1" and doc["facts"]["parse"] == "bool_int"
-    r = CliRunner().invoke(cli, ["explain", "VLLM_ASCEND_ENABLE_MLAPO", "--vllm-version", "0.23.0",
-                                 "--format", "json"])
+    r = CliRunner().invoke(cli, ["explain", "VLLM_ASCEND_ENABLE_MLAPO", "--vllm-version", "0.23.0", "--format", "json"])
     doc = json.loads(r.output)  # not named: still explained from the overlay, with how to name it
     assert doc["kind"] == "plugin_env" and doc["defined_at"] == "vllm_ascend/envs.py:87"
-    assert "plugins = [\"vllm-ascend\"]" in doc["note"]
-    r = CliRunner().invoke(cli, ["explain", "MooncakeConnectorV1", "--plugin", "vllm-ascend",
-                                 "--vllm-version", "0.23.0", "--format", "json"])
+    assert 'plugins = ["vllm-ascend"]' in doc["note"]
+    r = CliRunner().invoke(
+        cli,
+        ["explain", "MooncakeConnectorV1", "--plugin", "vllm-ascend", "--vllm-version", "0.23.0", "--format", "json"],
+    )
     doc = json.loads(r.output)
     assert doc["defined_at"] == "vllm_ascend/distributed/kv_transfer/__init__.py:29"
-    r = CliRunner().invoke(cli, ["connectors", "--plugin", "vllm-ascend", "--vllm-version", "0.23.0",
-                                 "--format", "json"])
+    r = CliRunner().invoke(
+        cli, ["connectors", "--plugin", "vllm-ascend", "--vllm-version", "0.23.0", "--format", "json"]
+    )
     rows = {x["name"]: x for x in json.loads(r.output)["connectors"]}
     assert rows["MooncakeConnectorV1"]["registered_at"] == "vllm_ascend/distributed/kv_transfer/__init__.py:29"
     assert rows["MooncakeConnectorV1"]["enable_with"] == "VLLM_PLUGINS listing ascend_kv_connector"
@@ -356,9 +385,13 @@ def test_a_launch_that_names_no_plugin_reads_no_overlay(tmp_path):
         "    print(sorted(m for m in sys.modules if m in ('vcfg.catalog.plugins', 'vcfg.lint.plugin_view')),"
         " file=sys.stderr)\n"
     )
-    for text, want in (("export VLLM_ASCEND_ENABLE_MLAPO=true\nvllm serve m\n", "[]"),
-                       ("export VLLM_PLUGINS=ascend\nexport VLLM_ASCEND_ENABLE_MLAPO=true\nvllm serve m\n",
-                        "['vcfg.catalog.plugins', 'vcfg.lint.plugin_view']")):
+    for text, want in (
+        ("export VLLM_ASCEND_ENABLE_MLAPO=true\nvllm serve m\n", "[]"),
+        (
+            "export VLLM_PLUGINS=ascend\nexport VLLM_ASCEND_ENABLE_MLAPO=true\nvllm serve m\n",
+            "['vcfg.catalog.plugins', 'vcfg.lint.plugin_view']",
+        ),
+    ):
         f = tmp_path / "run.sh"
         f.write_text(text)
         proc = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True, cwd=tmp_path)

@@ -22,18 +22,37 @@ def test_vcfg_lint_hook(tmp_path):
     (repo / "bad.sh").write_text("vllm serve facebook/opt-125m --max-num-seqz 64\n")
     (repo / ".vcfg.toml").write_text('vllm-version = "0.33.0"\n')
     subprocess.run(["git", "add", "."], cwd=repo, check=True)
-    env = {"PRE_COMMIT_HOME": str(tmp_path / "pc-home"), "PATH": "/usr/bin:/bin",
-           "HOME": str(tmp_path), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        "PRE_COMMIT_HOME": str(tmp_path / "pc-home"),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     import os
+
     for k in ("PIP_INDEX_URL", "PIP_FIND_LINKS", "PIP_CONFIG_FILE", "VCFG_CACHE_DIR"):
         if k in os.environ:
             env[k] = os.environ[k]
-    ok = subprocess.run([pc, "try-repo", str(ROOT), "vcfg-lint", "--files", "good.sh"],
-                        cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+    ok = subprocess.run(
+        [pc, "try-repo", str(ROOT), "vcfg-lint", "--files", "good.sh"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    bad = subprocess.run([pc, "try-repo", str(ROOT), "vcfg-lint", "--files", "bad.sh"],
-                         cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+    bad = subprocess.run(
+        [pc, "try-repo", str(ROOT), "vcfg-lint", "--files", "bad.sh"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "bad.sh:1:30: VC001" in bad.stdout
 
@@ -54,26 +73,37 @@ def test_vcfg_lint_hook_batches_and_relative_paths(tmp_path):
     (repo / "legacy").mkdir(parents=True)
     (repo / "nodes").mkdir()
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
-    (repo / ".vcfg.toml").write_text(
-        'vllm-version = "0.33.0"\n[per-file-ignores]\n"legacy/*.sh" = ["VC001"]\n'
-    )
+    (repo / ".vcfg.toml").write_text('vllm-version = "0.33.0"\n[per-file-ignores]\n"legacy/*.sh" = ["VC001"]\n')
     n = 240  # long paths: more than one batch on any machine (pre-commit splits by length)
     long = "x" * 120
     for i in range(n):
         (repo / "nodes" / f"node-{i:03d}-{long}.sh").write_text(
-            f"vllm serve facebook/opt-125m --port {8000 + i} --max-num-seqz 64\n")
+            f"vllm serve facebook/opt-125m --port {8000 + i} --max-num-seqz 64\n"
+        )
     (repo / "legacy" / "old.sh").write_text("vllm serve facebook/opt-125m --max-num-seqz 64\n")
     (repo / "serve.yaml").write_text("max-num-seqz: 8\n")
     (repo / "abs.sh").write_text(f"vllm serve facebook/opt-125m --config {repo}/serve.yaml\n")
     subprocess.run(["git", "add", "."], cwd=repo, check=True)
-    env = {"PRE_COMMIT_HOME": str(tmp_path / "pc-home"), "PATH": "/usr/bin:/bin",
-           "HOME": str(tmp_path), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        "PRE_COMMIT_HOME": str(tmp_path / "pc-home"),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     for k in ("PIP_INDEX_URL", "PIP_FIND_LINKS", "PIP_CONFIG_FILE", "VCFG_CACHE_DIR"):
         if k in os.environ:
             env[k] = os.environ[k]
-    r = subprocess.run([pc, "try-repo", str(ROOT), "vcfg-lint", "--all-files", "--verbose"],
-                       cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+    r = subprocess.run(
+        [pc, "try-repo", str(ROOT), "vcfg-lint", "--all-files", "--verbose"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     out = r.stdout + r.stderr
     assert r.returncode == 1, out
     batches = out.count("checked against vllm 0.33.0")

@@ -21,34 +21,40 @@ CLEAN = {
     "chart/templates/deployment.yaml": (
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n"
         "  replicas: {{ .Values.replicaCount }}\n  template:\n    spec:\n      containers:\n"
-        "        - name: web\n          image: \"{{ .Values.image.repository }}:{{ .Values.image.tag }}\"\n"
-        "          {{- with .Values.args }}\n          args: {{ toYaml . | nindent 12 }}\n          {{- end }}\n"),
+        '        - name: web\n          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"\n'
+        "          {{- with .Values.args }}\n          args: {{ toYaml . | nindent 12 }}\n          {{- end }}\n"
+    ),
     "app/settings.yaml": "model: gpt-4o\nport: 8080\nhost: 0.0.0.0\ntimeout: 30\n",
     ".github/workflows/ci.yml": (
         "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
-        "      - uses: actions/checkout@v4\n      - run: pytest -q ${{ matrix.args }}\n"),
+        "      - uses: actions/checkout@v4\n      - run: pytest -q ${{ matrix.args }}\n"
+    ),
     "deploy/vllm.yaml": (
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: llama\nspec:\n  template:\n    spec:\n"
         "      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.13.0\n"
-        "          args: [\"meta-llama/Llama-3.1-8B\", \"--max-num-seqs\", \"64\"]\n"),
+        '          args: ["meta-llama/Llama-3.1-8B", "--max-num-seqs", "64"]\n'
+    ),
     "scripts/serve.sh": "#!/bin/bash\nvllm serve facebook/opt-125m --max-num-seqs 64\n",
     "docs/serve.md": "# Serve\n\n```bash\nvllm serve facebook/opt-125m --max-num-seqs 64\n```\n",
     "Dockerfile": 'FROM vllm/vllm-openai:v0.13.0\nCMD ["facebook/opt-125m", "--max-num-seqs", "64"]\n',
     # vLLM's production-stack chart values, a compose file with a vLLM service and another,
     # a workflow that serves vLLM beside the one that does not, a serve config a script reads
     "helm/vllm-stack/values.yaml": (
-        "servingEngineSpec:\n  runtimeClassName: \"\"\n  modelSpec:\n  - name: \"opt\"\n"
-        "    repository: \"vllm/vllm-openai\"\n    tag: \"v0.13.0\"\n    modelURL: \"facebook/opt-125m\"\n"
+        'servingEngineSpec:\n  runtimeClassName: ""\n  modelSpec:\n  - name: "opt"\n'
+        '    repository: "vllm/vllm-openai"\n    tag: "v0.13.0"\n    modelURL: "facebook/opt-125m"\n'
         "    replicaCount: 1\n    requestGPU: 1\n    vllmConfig:\n      maxModelLen: 2048\n"
-        "      extraArgs: [\"--max-num-seqs\", \"64\"]\n"),
+        '      extraArgs: ["--max-num-seqs", "64"]\n'
+    ),
     "deploy/compose.yaml": (
         "services:\n  vllm:\n    image: vllm/vllm-openai:v0.13.0\n"
-        "    command: facebook/opt-125m --max-num-seqs 64\n    ports:\n      - \"8000:8000\"\n"
-        "  web:\n    image: nginx:1.25\n    ports:\n      - \"80:80\"\n"),
+        '    command: facebook/opt-125m --max-num-seqs 64\n    ports:\n      - "8000:8000"\n'
+        '  web:\n    image: nginx:1.25\n    ports:\n      - "80:80"\n'
+    ),
     ".github/workflows/e2e.yml": (
         "name: e2e\non: [push]\njobs:\n  serve:\n    runs-on: gpu\n    steps:\n"
         "      - uses: actions/checkout@v4\n      - name: serve\n        run: |\n"
-        "          vllm serve facebook/opt-125m --max-num-seqs 64 &\n          sleep 60\n"),
+        "          vllm serve facebook/opt-125m --max-num-seqs 64 &\n          sleep 60\n"
+    ),
     "configs/serve.yaml": "model: facebook/opt-125m\nmax-num-seqs: 64\nmax-model-len: 2048\n",
     "scripts/serve-cfg.sh": "#!/bin/bash\nvllm serve --config ../configs/serve.yaml\n",
 }
@@ -67,9 +73,15 @@ SEEDED = [
 
 
 def _env(tmp_path):
-    env = {"PRE_COMMIT_HOME": str(tmp_path / "pc-home"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        "PRE_COMMIT_HOME": str(tmp_path / "pc-home"),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     for k in ("PIP_INDEX_URL", "PIP_FIND_LINKS", "PIP_CONFIG_FILE", "VCFG_CACHE_DIR"):
         if k in os.environ:
             env[k] = os.environ[k]
@@ -91,8 +103,14 @@ def test_pre_commit_all_files_over_every_format(tmp_path):
 
     def run():  # type: ignore[no-untyped-def]
         subprocess.run(["git", "add", "."], cwd=repo, check=True)
-        return subprocess.run([pc, "try-repo", str(ROOT), "vcfg-lint", "--all-files"], cwd=repo, env=env,
-                              capture_output=True, text=True, timeout=900)
+        return subprocess.run(
+            [pc, "try-repo", str(ROOT), "vcfg-lint", "--all-files"],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
 
     ok = run()
     assert ok.returncode == 0, ok.stdout + ok.stderr

@@ -33,6 +33,7 @@ def test_ruff_would_see_a_problem(tmp_path):
     """The check can fail: an unused import in a file under the same config is reported."""
     bad = tmp_path / "bad.py"
     bad.write_text("import os\n")
-    r = subprocess.run([*_ruff(), "check", "--config", str(ROOT / "pyproject.toml"), str(bad)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [*_ruff(), "check", "--config", str(ROOT / "pyproject.toml"), str(bad)], capture_output=True, text=True
+    )
     assert r.returncode == 1 and "F401" in r.stdout

@@ -67,15 +67,18 @@ def test_the_registry_is_each_modules_record():
     assert all(r.summary for r in records)
 
 
-@pytest.mark.parametrize("name,text,reader", [
-    ("run.sh", "vllm serve m\n", "bash"),
-    ("start", "#!/usr/bin/env bash\nvllm serve m\n", "bash"),
-    ("start", "#!/bin/sh -e\nvllm serve m\n", "bash"),
-    ("deploy.yaml", DEPLOYMENT, "kubernetes"),
-    ("docker-compose.yml", COMPOSE, "compose"),
-    ("qwen.yaml", SERVE_CONFIG, "serve_config"),
-    ("README.md", "# x\n\n```bash\nvllm serve m\n```\n", "markdown"),
-])
+@pytest.mark.parametrize(
+    "name,text,reader",
+    [
+        ("run.sh", "vllm serve m\n", "bash"),
+        ("start", "#!/usr/bin/env bash\nvllm serve m\n", "bash"),
+        ("start", "#!/bin/sh -e\nvllm serve m\n", "bash"),
+        ("deploy.yaml", DEPLOYMENT, "kubernetes"),
+        ("docker-compose.yml", COMPOSE, "compose"),
+        ("qwen.yaml", SERVE_CONFIG, "serve_config"),
+        ("README.md", "# x\n\n```bash\nvllm serve m\n```\n", "markdown"),
+    ],
+)
 def test_each_format_goes_to_its_reader(name, text, reader):
     c = _why(name, text)
     assert c.reader == reader, c
@@ -92,8 +95,10 @@ def test_yaml_with_model_port_host_is_no_serve_config():
 
 
 def test_dotted_keys_of_json_options_count_as_options():
-    text = ("model: m\nkv-transfer-config.kv_role: kv_both\n"
-            "kv-transfer-config.kv_connector: NixlConnector\ncompilation-config.mode: 3\n")
+    text = (
+        "model: m\nkv-transfer-config.kv_role: kv_both\n"
+        "kv-transfer-config.kv_connector: NixlConnector\ncompilation-config.mode: 3\n"
+    )
     assert _why("prefill.vllm.yaml", text).reader == "serve_config"
     # a dotted key of an option that takes no JSON is no option
     assert _why("prefill.vllm.yaml", "model: m\nport.x: 1\nseed.y: 2\n").reader is None
@@ -114,7 +119,8 @@ def test_an_app_config_and_a_helm_chart_lint_clean(tmp_path):
     (chart / "values.yaml").write_text("replicaCount: 2\nimage:\n  repository: nginx\nservice:\n  port: 80\n")
     (chart / "templates" / "svc.yaml").write_text(
         "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n"
-        "  ports:\n    - port: {{ .Values.service.port }}\n")
+        "  ports:\n    - port: {{ .Values.service.port }}\n"
+    )
     res = lint_paths([str(tmp_path)], "0.33.0")
     assert res.diagnostics == [] and res.summary.launches == 0
     assert res.summary.files == 3
@@ -213,10 +219,17 @@ def test_markdown_flags_only_block_and_output_blocks(tmp_path):
     flags, serve = plan.invocations
     assert flags.args[0].text is None  # the model of a block of options is unknown
     assert [w.text for w in flags.args[1:]] == [
-        "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_rol":"kv_both"}', "--max-num-seqz", "8"]
+        "--kv-transfer-config",
+        '{"kv_connector":"NixlConnector","kv_rol":"kv_both"}',
+        "--max-num-seqz",
+        "8",
+    ]
     assert (flags.args[3].span.line, flags.args[3].span.col) == (7, 1)
     assert [w.text for w in serve.args] == ["m", "--port", "8000"]
     res = lint_paths([str(f)], "0.33.0")
     # the output block under ```shell is not a script: no parse error from it
     assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics] == [
-        ("VC026", 6, 25), ("VC022", 6, 56), ("VC001", 7, 1)]
+        ("VC026", 6, 25),
+        ("VC022", 6, 56),
+        ("VC001", 7, 1),
+    ]

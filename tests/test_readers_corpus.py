@@ -8,11 +8,11 @@ negative file yields no launch and no finding.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+import tomllib
 
 from vcfg.launch.model import BENCH_SERVE, DYNAMO, PROXY, SERVE
 from vcfg.launch.read import read_files

@@ -34,7 +34,7 @@ def test_dockerfile_cmd_after_the_vllm_image_entrypoint_and_a_router():
     text = 'FROM python:3.12\nRUN pip install vllm-router\nENTRYPOINT ["/opt/venv/bin/vllm-router"]\nCMD []\n'
     (inv,) = read_plan("router.Dockerfile", text.encode()).invocations
     assert inv.kind == PROXY
-    assert read_plan("Dockerfile", b"FROM nginx\nCMD [\"nginx\"]\n").invocations == ()
+    assert read_plan("Dockerfile", b'FROM nginx\nCMD ["nginx"]\n').invocations == ()
 
 
 RAY = """\
@@ -61,17 +61,25 @@ def test_ray_serve_llm_config():
     (inv,) = read_plan("serve.yaml", RAY.encode()).invocations
     assert inv.kind == SERVE and inv.span.line == 12
     assert [w.text for w in inv.args] == [
-        "Qwen/Qwen2.5-7B-Instruct", "--max_model_len", "1024", "--no-enable_prefix_caching",
-        "--gpu_memory_utilization", "0.9", "--speculative_config",
-        '{"method": "ngram", "num_speculative_tokens": 3}']
+        "Qwen/Qwen2.5-7B-Instruct",
+        "--max_model_len",
+        "1024",
+        "--no-enable_prefix_caching",
+        "--gpu_memory_utilization",
+        "0.9",
+        "--speculative_config",
+        '{"method": "ngram", "num_speculative_tokens": 3}',
+    ]
     assert inv.args[1].span.line == 13 and inv.env["VLLM_USE_V1"].value.text == "1"
 
 
 def test_ray_service_serve_config_v2_positions_in_the_manifest():
     body = "\n".join("    " + line for line in RAY.splitlines())
-    text = ("apiVersion: ray.io/v1\nkind: RayService\nspec:\n  serveConfigV2: |\n" + body + "\n"
-            "  rayClusterConfig:\n    headGroupSpec:\n      template:\n        spec:\n          containers:\n"
-            "          - name: head\n            image: rayproject/ray-llm:2.52.0\n")
+    text = (
+        "apiVersion: ray.io/v1\nkind: RayService\nspec:\n  serveConfigV2: |\n" + body + "\n"
+        "  rayClusterConfig:\n    headGroupSpec:\n      template:\n        spec:\n          containers:\n"
+        "          - name: head\n            image: rayproject/ray-llm:2.52.0\n"
+    )
     (inv,) = read_plan("rayservice.yaml", text.encode()).invocations
     assert (inv.args[1].span.line, inv.args[1].span.col) == (17, 13)
     assert inv.image.text == "rayproject/ray-llm:2.52.0" and release_of(inv).version is None

@@ -29,8 +29,15 @@ def test_production_stack_model_spec(tmp_path):
     (inv,) = read_plan(str(f), f.read_bytes()).invocations
     texts = [w.text for w in inv.args]
     assert texts[:5] == ["meta-llama/Llama-3.1-8B-Instruct", "--host", "0.0.0.0", "--port", "8000"]
-    assert texts[5:] == ["--no-enable-prefix-caching", "--max-model-len", "4096", "--max-num-seqz", "8",
-                         "--kv-transfer-config", '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_producer"}']
+    assert texts[5:] == [
+        "--no-enable-prefix-caching",
+        "--max-model-len",
+        "4096",
+        "--max-num-seqz",
+        "8",
+        "--kv-transfer-config",
+        '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_producer"}',
+    ]
     assert (inv.args[0].span.line, inv.args[6].span.line, inv.args[7].span.line) == (6, 9, 9)
     assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG" and inv.env["VLLM_RPC_TIMEOUT"].value.text
     assert inv.image.text == "vllm/vllm-openai:v0.13.0" and inv.span.line == 3
@@ -65,8 +72,14 @@ prefill:
 
 def test_llmd_modelservice_containers():
     decode, prefill = read_plan("values.yaml", LLMD.encode()).invocations
-    assert [w.text for w in decode.args] == ["facebook/opt-125m", "--port", "8200", "--served-model-name",
-                                             "facebook/opt-125m", "--enforce-eager"]
+    assert [w.text for w in decode.args] == [
+        "facebook/opt-125m",
+        "--port",
+        "8200",
+        "--served-model-name",
+        "facebook/opt-125m",
+        "--enforce-eager",
+    ]
     assert decode.span.line == 10 and decode.env["VLLM_NIXL_SIDE_CHANNEL_PORT"].value.text == "5600"
     assert [w.text for w in prefill.args] == ["facebook/opt-125m", "--port", "8000"]
     assert prefill.span.line == 20

@@ -92,10 +92,12 @@ def test_dynamo_main_container_with_service_envs():
 
 
 def test_rayjob_entrypoint_runs_on_the_head_image():
-    text = ("apiVersion: ray.io/v1\nkind: RayJob\nspec:\n"
-            "  entrypoint: vllm serve facebook/opt-13b --tensor-parallel-size 2\n"
-            "  rayClusterSpec:\n    headGroupSpec:\n      template:\n        spec:\n          containers:\n"
-            "            - name: ray-head\n              image: vllm/vllm-openai:v0.5.2\n")
+    text = (
+        "apiVersion: ray.io/v1\nkind: RayJob\nspec:\n"
+        "  entrypoint: vllm serve facebook/opt-13b --tensor-parallel-size 2\n"
+        "  rayClusterSpec:\n    headGroupSpec:\n      template:\n        spec:\n          containers:\n"
+        "            - name: ray-head\n              image: vllm/vllm-openai:v0.5.2\n"
+    )
     (inv,) = _plan(text).invocations
     assert [w.text for w in inv.args] == ["facebook/opt-13b", "--tensor-parallel-size", "2"]
     assert (inv.args[0].span.line, inv.args[0].span.col) == _at(text, "facebook")
@@ -103,21 +105,31 @@ def test_rayjob_entrypoint_runs_on_the_head_image():
 
 
 def test_compose_string_command_is_split_like_a_shell_with_the_image_entrypoint():
-    text = ("services:\n  vllm:\n    image: vllm/vllm-openai:v0.6.6\n    command: >\n"
-            "      --model ${MODEL:-Qwen/Qwen2.5-1.5B-Instruct}\n      --port 8000\n"
-            "      --kv-transfer-config '{\"kv_role\":\"kv_both\"}'\n")
+    text = (
+        "services:\n  vllm:\n    image: vllm/vllm-openai:v0.6.6\n    command: >\n"
+        "      --model ${MODEL:-Qwen/Qwen2.5-1.5B-Instruct}\n      --port 8000\n"
+        '      --kv-transfer-config \'{"kv_role":"kv_both"}\'\n'
+    )
     (inv,) = _plan(text, "docker-compose.yml").invocations
-    assert [w.text for w in inv.args] == ["--model", "Qwen/Qwen2.5-1.5B-Instruct", "--port", "8000",
-                                          "--kv-transfer-config", '{"kv_role":"kv_both"}']
+    assert [w.text for w in inv.args] == [
+        "--model",
+        "Qwen/Qwen2.5-1.5B-Instruct",
+        "--port",
+        "8000",
+        "--kv-transfer-config",
+        '{"kv_role":"kv_both"}',
+    ]
     assert inv.span.line == 4  # the command: key: the program is the image's
     assert (inv.args[3].span.line, inv.args[3].span.col) == _at(text, "8000")
     assert release_of(inv).version == "0.6.6"
 
 
 def test_a_helm_template_is_skipped_with_a_note_only_when_it_may_hold_a_launch():
-    tpl = ("apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
-           "        - name: vllm\n          image: vllm/vllm-openai:{{ .Values.tag }}\n"
-           "          {{- with .Values.args }}\n          args: {{ toYaml . | nindent 12 }}\n          {{- end }}\n")
+    tpl = (
+        "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+        "        - name: vllm\n          image: vllm/vllm-openai:{{ .Values.tag }}\n"
+        "          {{- with .Values.args }}\n          args: {{ toYaml . | nindent 12 }}\n          {{- end }}\n"
+    )
     p = _plan(tpl, "templates/deploy.yaml")
     assert [(x.code, x.span.line) for x in p.problems] == [("template", 1)] and p.invocations == ()
     p = _plan(tpl.replace("vllm", "nginx"), "templates/deploy.yaml")
@@ -129,9 +141,12 @@ def test_image_tags():
     assert image_release("docker.io/vllm/vllm-openai:v0.13.0").version == "0.13.0"
     assert image_release("aibrix/vllm-openai:v0.7.3.self.post1").version == "0.7.3"
     assert image_release("vllm/vllm-openai-rocm:v0.10.1").version == "0.10.1"
-    for image, why in (("vllm/vllm-openai:latest", "'latest' names no"), ("vllm/vllm-openai", "no tag"),
-                       ("vllm/vllm-openai:nightly", "'nightly' names no"),
-                       ("${VLLM_IMAGE:-vllm/vllm-openai:v0.6.6}", "not known")):
+    for image, why in (
+        ("vllm/vllm-openai:latest", "'latest' names no"),
+        ("vllm/vllm-openai", "no tag"),
+        ("vllm/vllm-openai:nightly", "'nightly' names no"),
+        ("${VLLM_IMAGE:-vllm/vllm-openai:v0.6.6}", "not known"),
+    ):
         r = image_release(image)
         assert r.version is None and why in r.note, (image, r)
     for other in ("nginx:1.25", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.4.0", "lmsysorg/sglang:v0.4.6"):
@@ -139,12 +154,14 @@ def test_image_tags():
 
 
 def test_compose_interpolates_and_splits_like_compose():
-    text = ("services:\n  v:\n    image: ${REGISTRY:-opea}/vllm:${TAG:-latest}\n"
-            "    environment:\n      PORT: ${PORT}\n      LEVEL: ${LEVEL:-DEBUG}\n"
-            "    entrypoint: /bin/bash -c \" cd / && python3 -m vllm.entrypoints.openai.api_server --model ${MODEL}"
-            " --port 80\"\n"
-            "  w:\n    image: ${VLLM_IMAGE:-vllm/vllm-openai:v0.13.0}\n"
-            "    command: \"m --dtype float16 --distributed-executor-backend \\\"mp\\\"\"\n")
+    text = (
+        "services:\n  v:\n    image: ${REGISTRY:-opea}/vllm:${TAG:-latest}\n"
+        "    environment:\n      PORT: ${PORT}\n      LEVEL: ${LEVEL:-DEBUG}\n"
+        '    entrypoint: /bin/bash -c " cd / && python3 -m vllm.entrypoints.openai.api_server --model ${MODEL}'
+        ' --port 80"\n'
+        "  w:\n    image: ${VLLM_IMAGE:-vllm/vllm-openai:v0.13.0}\n"
+        '    command: "m --dtype float16 --distributed-executor-backend \\"mp\\""\n'
+    )
     a, b = _plan(text, "compose.yaml").invocations
     assert a.entrypoint == "python -m vllm.entrypoints.openai.api_server"
     assert a.args[1].text is None and [w.text for w in a.args[2:]] == ["--port", "80"]
@@ -186,8 +203,10 @@ def test_kserve_llm_inference_service_additional_args():
 
 
 def test_another_servers_router_is_not_a_vllm_proxy():
-    text = ("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: router\n      image: lmsysorg/sglang:v0.4.6\n"
-            "      command: [python3, -m, sglang_router.launch_router, --policy, random]\n")
+    text = (
+        "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: router\n      image: lmsysorg/sglang:v0.4.6\n"
+        "      command: [python3, -m, sglang_router.launch_router, --policy, random]\n"
+    )
     assert _plan(text).invocations == ()
     text = text.replace("sglang_router.launch_router", "vllm_router.router")
     assert [i.kind for i in _plan(text).invocations] == ["proxy"]

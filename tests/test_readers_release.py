@@ -68,8 +68,10 @@ def test_an_image_older_than_every_bundled_catalog(tmp_path):
     res = lint_paths([str(f)], None, config=LintConfig())
     # the oldest bundled catalog is the nearest to 0.6.6, not the newest
     assert not res.internal_errors and res.summary.vllm_version == store.bundled_versions()[0]
-    assert f"names vllm 0.6.6, older than every bundled catalog: checked against the oldest, {store.bundled_versions()[0]}" \
+    assert (
+        f"names vllm 0.6.6, older than every bundled catalog: checked against the oldest, {store.bundled_versions()[0]}"
         in res.summary.version_note
+    )
 
 
 def test_docker_run_of_a_vllm_image_in_a_script_chooses_the_release(tmp_path):
@@ -112,8 +114,12 @@ def test_what_is_not_a_pin_of_one_release(tmp_path):
     from vcfg.catalog import store
 
     s = tmp_path / "serve.sh"
-    for install in ("pip install 'vllm>=0.13.0'", "pip install vllm-omni==0.13.0",
-                    "pip install vllm==0.13.0 || pip install vllm==0.14.0", "VLLM_VERSION==0.13.0"):
+    for install in (
+        "pip install 'vllm>=0.13.0'",
+        "pip install vllm-omni==0.13.0",
+        "pip install vllm==0.13.0 || pip install vllm==0.14.0",
+        "VLLM_VERSION==0.13.0",
+    ):
         s.write_text(f"{install}\nvllm serve m --swap-space 4\n")
         res = lint_paths([str(s)], None, config=LintConfig())
         assert res.summary.vllm_version == store.newest_bundled(), install

@@ -43,7 +43,9 @@ def test_github_actions_run_steps_with_env_and_expressions(tmp_path):
     assert (inv.args[3].span.line, inv.args[3].span.col) == _at(WORKFLOW, "--max-num-seqz")
     res = lint_paths([str(f)], "0.33.0")
     assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [
-        ("VC103", *_at(WORKFLOW, "VLLM_RPC_TIMEOUT")), ("VC001", *_at(WORKFLOW, "--max-num-seqz"))]
+        ("VC103", *_at(WORKFLOW, "VLLM_RPC_TIMEOUT")),
+        ("VC001", *_at(WORKFLOW, "--max-num-seqz")),
+    ]
 
 
 SKY = """\
@@ -90,9 +92,17 @@ backend:
 def test_srt_slurm_roles_are_dynamo_workers():
     (inv,) = read_plan("recipe.yaml", RECIPE.encode()).invocations
     assert inv.kind == DYNAMO and inv.span.line == 10
-    assert [w.text for w in inv.args] == ["--model", "Qwen/Qwen3-0.6B", "--tensor-parallel-size", "2",
-                                          "--gpu-memory-utilization", "0.9", "--enforce-eager",
-                                          "--hf-overrides", '{"max_model_len": 4096}']
+    assert [w.text for w in inv.args] == [
+        "--model",
+        "Qwen/Qwen3-0.6B",
+        "--tensor-parallel-size",
+        "2",
+        "--gpu-memory-utilization",
+        "0.9",
+        "--enforce-eager",
+        "--hf-overrides",
+        '{"max_model_len": 4096}',
+    ]
     assert inv.args[2].span.line == 11 and inv.env["VLLM_SKIP_P2P_CHECK"].value.text == "1"
     other = RECIPE.replace("type: vllm", "type: sglang")
     assert read_plan("recipe.yaml", other.encode()).invocations == ()
@@ -105,16 +115,20 @@ def test_dynamo_workers_count_as_vllm_launches_in_the_summary(tmp_path):
     f.write_text(RECIPE)
     assert lint_paths([str(f)], "0.33.0").summary.launches == 1
     s = tmp_path / "workers.sh"
-    s.write_text("python3 -m dynamo.vllm --model m --is-prefill-worker &\n"
-                 "python3 -m dynamo.vllm --model m &\npython3 -m dynamo.frontend --http-port 8000 &\nwait\n")
+    s.write_text(
+        "python3 -m dynamo.vllm --model m --is-prefill-worker &\n"
+        "python3 -m dynamo.vllm --model m &\npython3 -m dynamo.frontend --http-port 8000 &\nwait\n"
+    )
     assert lint_paths([str(s)], "0.33.0").summary.launches == 2
 
 
 def test_an_expression_inside_single_quotes_is_unknown_not_text(tmp_path):
     """`'{"kv_port": ${{ inputs.port }}}'`: the runner fills the expression in before bash
     reads the quotes: the JSON's value is unknown, its key still checked."""
-    wf = WORKFLOW.replace("echo \"${{ github.sha }}\"",
-                          "vllm serve m --kv-transfer-config '{\"kv_role\": \"kv_both\", \"kv_port\": ${{ inputs.port }}}'")
+    wf = WORKFLOW.replace(
+        'echo "${{ github.sha }}"',
+        'vllm serve m --kv-transfer-config \'{"kv_role": "kv_both", "kv_port": ${{ inputs.port }}}\'',
+    )
     f = tmp_path / "e2e.yml"
     f.write_text(wf)
     invs = read_plan(str(f), f.read_bytes()).invocations
@@ -158,7 +172,8 @@ def test_go_templates_in_a_container_script_are_placeholders(tmp_path):
     assert "--enable-lora" in words and not any(w and "{{" in w for w in words)
     res = lint_paths([str(f)], "0.13.0")
     assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [
-        ("VC001", *_at(KSERVE, "--max-num-seqz"))]
+        ("VC001", *_at(KSERVE, "--max-num-seqz"))
+    ]
 
 
 def test_a_removed_variable_exported_in_a_run_step_is_reported(tmp_path):
@@ -170,4 +185,6 @@ def test_a_removed_variable_exported_in_a_run_step_is_reported(tmp_path):
     f.write_text(wf)
     res = lint_paths([str(f)], "0.33.0")
     assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.code == "VC103"] == [
-        ("VC103", *_at(wf, "VLLM_RPC_TIMEOUT")), ("VC103", *_at(wf, "VLLM_USE_V1"))]
+        ("VC103", *_at(wf, "VLLM_RPC_TIMEOUT")),
+        ("VC103", *_at(wf, "VLLM_USE_V1")),
+    ]

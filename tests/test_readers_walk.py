@@ -3,7 +3,7 @@
 import os
 import subprocess
 
-from vcfg.launch.walk import gitignore_rules, walk, _ignored
+from vcfg.launch.walk import _ignored, gitignore_rules, walk
 from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.engine import expand_paths, lint_paths
 
@@ -20,27 +20,50 @@ def _rel(root, paths):
 
 
 def test_only_what_a_reader_may_take_and_shell_shebangs(tmp_path):
-    _tree(tmp_path, {
-        "run.sh": "vllm serve m\n", "start": "#!/usr/bin/env bash\nvllm serve m\n",
-        "tool": "#!/usr/bin/env python3\nprint(1)\n", "LICENSE": "MIT\n", "notes.txt": "x\n",
-        "k8s/deploy.yaml": "kind: Pod\n", "README.md": "# x\n", "data.json": "{}\n",
-    })
+    _tree(
+        tmp_path,
+        {
+            "run.sh": "vllm serve m\n",
+            "start": "#!/usr/bin/env bash\nvllm serve m\n",
+            "tool": "#!/usr/bin/env python3\nprint(1)\n",
+            "LICENSE": "MIT\n",
+            "notes.txt": "x\n",
+            "k8s/deploy.yaml": "kind: Pod\n",
+            "README.md": "# x\n",
+            "data.json": "{}\n",
+        },
+    )
     assert _rel(tmp_path, walk(str(tmp_path))) == ["README.md", "k8s/deploy.yaml", "run.sh", "start"]
 
 
 def test_gitignore_rules_like_git(tmp_path):
-    _tree(tmp_path, {
-        ".gitignore": "build/\n*.log.sh\n/top.sh\n!keep.log.sh\n",
-        "build/run.sh": "x\n", "a/build/run.sh": "x\n", "a.log.sh": "x\n", "keep.log.sh": "x\n",
-        "top.sh": "x\n", "sub/top.sh": "x\n", "sub/.gitignore": "local.sh\n", "sub/local.sh": "x\n",
-        "local.sh": "x\n", "ok.sh": "x\n",
-    })
+    _tree(
+        tmp_path,
+        {
+            ".gitignore": "build/\n*.log.sh\n/top.sh\n!keep.log.sh\n",
+            "build/run.sh": "x\n",
+            "a/build/run.sh": "x\n",
+            "a.log.sh": "x\n",
+            "keep.log.sh": "x\n",
+            "top.sh": "x\n",
+            "sub/top.sh": "x\n",
+            "sub/.gitignore": "local.sh\n",
+            "sub/local.sh": "x\n",
+            "local.sh": "x\n",
+            "ok.sh": "x\n",
+        },
+    )
     got = _rel(tmp_path, walk(str(tmp_path)))
     assert got == ["keep.log.sh", "local.sh", "ok.sh", "sub/top.sh"]
     # git agrees (when git is there)
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
-    out = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "*.sh"], cwd=tmp_path,
-                         capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        ["git", "ls-files", "--others", "--exclude-standard", "*.sh"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     assert sorted(out) == got
     # walking a subfolder still honours the parents' .gitignore up to the repository
     assert _rel(tmp_path, walk(str(tmp_path / "a"))) == []
@@ -54,11 +77,16 @@ def test_gitignore_globs():
 
 
 def test_exclude_setting(tmp_path):
-    _tree(tmp_path, {
-        ".vcfg.toml": 'vllm-version = "0.33.0"\nexclude = ["vendor", "scripts/old-*.sh", "*.md"]\n',
-        "vendor/run.sh": "vllm serve m --max-num-seqz 1\n", "scripts/old-a.sh": "vllm serve m --max-num-seqz 1\n",
-        "scripts/new.sh": "vllm serve m\n", "README.md": "```bash\nvllm serve m --max-num-seqz 1\n```\n",
-    })
+    _tree(
+        tmp_path,
+        {
+            ".vcfg.toml": 'vllm-version = "0.33.0"\nexclude = ["vendor", "scripts/old-*.sh", "*.md"]\n',
+            "vendor/run.sh": "vllm serve m --max-num-seqz 1\n",
+            "scripts/old-a.sh": "vllm serve m --max-num-seqz 1\n",
+            "scripts/new.sh": "vllm serve m\n",
+            "README.md": "```bash\nvllm serve m --max-num-seqz 1\n```\n",
+        },
+    )
     cfg = load_config(tmp_path)
     assert cfg.exclude == ["vendor", "scripts/old-*.sh", "*.md"]
     assert _rel(tmp_path, expand_paths([str(tmp_path)], cfg)) == ["scripts/new.sh"]

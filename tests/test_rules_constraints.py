@@ -29,31 +29,36 @@ def where(found):
 
 
 def test_vc201_user_pain_sketch(tmp_path):
-    found = lint(tmp_path, "vllm serve m --no-enable-chunked-prefill --max-model-len 32768 "
-                           "--max-num-batched-tokens 8192\n")
+    found = lint(
+        tmp_path, "vllm serve m --no-enable-chunked-prefill --max-model-len 32768 --max-num-batched-tokens 8192\n"
+    )
     assert where(found) == [("VC201", 1, 64)]
     assert "`--max-num-batched-tokens` 8192" in found[0][3] and "`--max-model-len` 32768" in found[0][3]
 
 
 def test_vc201_points_at_the_later_option(tmp_path):
-    found = lint(tmp_path, "vllm serve m --max-num-batched-tokens=8k \\\n  --disable-chunked-prefill \\\n"
-                           "  --max-model-len 16k\n")
+    found = lint(
+        tmp_path, "vllm serve m --max-num-batched-tokens=8k \\\n  --disable-chunked-prefill \\\n  --max-model-len 16k\n"
+    )
     assert where(found) == [("VC201", 3, 3)]
     assert "8000" in found[0][3] and "16000" in found[0][3]
 
 
-@pytest.mark.parametrize("text", [
-    # chunked prefill left on (its default is decided later, and is on for generative models)
-    "vllm serve m --max-model-len 32768 --max-num-batched-tokens 8192\n",
-    "vllm serve m --enable-chunked-prefill --max-model-len 32768 --max-num-batched-tokens 8192\n",
-    # an unset budget is raised to max_model_len by vLLM (engine/arg_utils.py:3190)
-    "vllm serve m --no-enable-chunked-prefill --max-model-len 32768\n",
-    # the model's length is not known without its config
-    "vllm serve m --no-enable-chunked-prefill --max-num-batched-tokens 8192\n",
-    "vllm serve m --no-enable-chunked-prefill --max-model-len auto --max-num-batched-tokens 8192\n",
-    "vllm serve m --no-enable-chunked-prefill --max-model-len $LEN --max-num-batched-tokens 8192\n",
-    "vllm serve m --no-enable-chunked-prefill --max-model-len 8192 --max-num-batched-tokens 8192\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        # chunked prefill left on (its default is decided later, and is on for generative models)
+        "vllm serve m --max-model-len 32768 --max-num-batched-tokens 8192\n",
+        "vllm serve m --enable-chunked-prefill --max-model-len 32768 --max-num-batched-tokens 8192\n",
+        # an unset budget is raised to max_model_len by vLLM (engine/arg_utils.py:3190)
+        "vllm serve m --no-enable-chunked-prefill --max-model-len 32768\n",
+        # the model's length is not known without its config
+        "vllm serve m --no-enable-chunked-prefill --max-num-batched-tokens 8192\n",
+        "vllm serve m --no-enable-chunked-prefill --max-model-len auto --max-num-batched-tokens 8192\n",
+        "vllm serve m --no-enable-chunked-prefill --max-model-len $LEN --max-num-batched-tokens 8192\n",
+        "vllm serve m --no-enable-chunked-prefill --max-model-len 8192 --max-num-batched-tokens 8192\n",
+    ],
+)
 def test_vc201_silent(tmp_path, text):
     assert lint(tmp_path, text) == []
 
@@ -85,12 +90,15 @@ def test_vc202(tmp_path):
     assert where(found) == [("VC202", 1, 43)]
 
 
-@pytest.mark.parametrize("text", [
-    "vllm serve m --max-num-batched-tokens 256\n",  # max_num_seqs is clamped to it
-    "vllm serve m --max-num-seqs 4096\n",  # the budget depends on the GPU
-    "vllm serve m --max-num-seqs 256 --max-num-batched-tokens 256\n",
-    "vllm serve m --max-num-seqs $SEQS --max-num-batched-tokens 256\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vllm serve m --max-num-batched-tokens 256\n",  # max_num_seqs is clamped to it
+        "vllm serve m --max-num-seqs 4096\n",  # the budget depends on the GPU
+        "vllm serve m --max-num-seqs 256 --max-num-batched-tokens 256\n",
+        "vllm serve m --max-num-seqs $SEQS --max-num-batched-tokens 256\n",
+    ],
+)
 def test_vc202_silent(tmp_path, text):
     assert lint(tmp_path, text) == []
 
@@ -126,17 +134,20 @@ def test_vc203_prefill_context_parallel(tmp_path):
     assert where(found) == [("VC203", 1, 45)]
 
 
-@pytest.mark.parametrize("text", [
-    "CUDA_VISIBLE_DEVICES=0,1 vllm serve m -tp 2\n",
-    "vllm serve m -tp 8\n",  # the caller's GPUs are not known
-    "CUDA_VISIBLE_DEVICES=0 vllm serve m -tp 2 --nnodes 2\n",
-    "CUDA_VISIBLE_DEVICES=0 vllm serve m -tp 2 --distributed-executor-backend ray\n",
-    "CUDA_VISIBLE_DEVICES=0 vllm serve m -tp $TP\n",
-    "CUDA_VISIBLE_DEVICES=$GPUS vllm serve m -tp 2\n",
-    "CUDA_VISIBLE_DEVICES= vllm serve m -tp 2\n",
-    "export CUDA_VISIBLE_DEVICES=0\nsource env.sh\nvllm serve m -tp 2\n",
-    "CUDA_VISIBLE_DEVICES=0 docker run vllm/vllm-openai:latest --model m -tp 2\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CUDA_VISIBLE_DEVICES=0,1 vllm serve m -tp 2\n",
+        "vllm serve m -tp 8\n",  # the caller's GPUs are not known
+        "CUDA_VISIBLE_DEVICES=0 vllm serve m -tp 2 --nnodes 2\n",
+        "CUDA_VISIBLE_DEVICES=0 vllm serve m -tp 2 --distributed-executor-backend ray\n",
+        "CUDA_VISIBLE_DEVICES=0 vllm serve m -tp $TP\n",
+        "CUDA_VISIBLE_DEVICES=$GPUS vllm serve m -tp 2\n",
+        "CUDA_VISIBLE_DEVICES= vllm serve m -tp 2\n",
+        "export CUDA_VISIBLE_DEVICES=0\nsource env.sh\nvllm serve m -tp 2\n",
+        "CUDA_VISIBLE_DEVICES=0 docker run vllm/vllm-openai:latest --model m -tp 2\n",
+    ],
+)
 def test_vc203_silent(tmp_path, text):
     assert lint(tmp_path, text) == []
 
@@ -161,11 +172,11 @@ def _entry(**kw):
 
 
 def _launch(tmp_path, text, version="0.33.0"):
+    from vcfg.launch.args import parse_invocation
     from vcfg.launch.read import read_plan
-    from vcfg.lint.engine import make_target
     from vcfg.lint.config import LintConfig
     from vcfg.lint.context import FileContext, LaunchContext
-    from vcfg.launch.args import parse_invocation
+    from vcfg.lint.engine import make_target
 
     p = tmp_path / "run.sh"
     p.write_text(text)
@@ -193,19 +204,23 @@ def test_engine_undecided_and_excused(tmp_path):
     assert list(c.check(RULE, _entry(unless=lambda v: v.port == 8000), lc)) == []
     assert list(c.check(RULE, _entry(versions="<0.20"), lc)) == []
     assert list(c.check(RULE, _entry(violated=lambda v: 1 / 0), lc)) == []  # never raises
-    gone = _entry(operands=(c.Operand("no_such_option"), c.Operand("port")),
-                  violated=lambda v: True, message="x")
+    gone = _entry(operands=(c.Operand("no_such_option"), c.Operand("port")), violated=lambda v: True, message="x")
     assert list(c.check(RULE, gone, lc)) == []
-    absent = _entry(operands=(c.Operand("no_such_option", absent=3), c.Operand("port")),
-                    violated=lambda v: v.no_such_option == 3, message="{no_such_option}")
+    absent = _entry(
+        operands=(c.Operand("no_such_option", absent=3), c.Operand("port")),
+        violated=lambda v: v.no_such_option == 3,
+        message="{no_such_option}",
+    )
     (hit,) = c.check(RULE, absent, lc)
     assert hit[2] == "3" and hit[:2] == (1, 6)  # nothing written: the launch word
 
 
 def test_engine_env_operand(tmp_path):
-    entry = _entry(operands=(c.Operand("env:CUDA_VISIBLE_DEVICES", convert=c.device_count),),
-                   violated=lambda v: v.CUDA_VISIBLE_DEVICES == 3,
-                   message="{CUDA_VISIBLE_DEVICES.text} -> {CUDA_VISIBLE_DEVICES}")
+    entry = _entry(
+        operands=(c.Operand("env:CUDA_VISIBLE_DEVICES", convert=c.device_count),),
+        violated=lambda v: v.CUDA_VISIBLE_DEVICES == 3,
+        message="{CUDA_VISIBLE_DEVICES.text} -> {CUDA_VISIBLE_DEVICES}",
+    )
     lc = _launch(tmp_path, "CUDA_VISIBLE_DEVICES=0,2,GPU-aa vllm serve m\n")
     (hit,) = c.check(RULE, entry, lc)
     assert hit[:3] == (1, 22, "0,2,GPU-aa -> 3")
@@ -220,7 +235,7 @@ def test_converters():
 # --------------------------------------------------------------------------- VC107
 
 
-FLAGCX = "'{\"kv_connector\":\"FlagCXConnector\",\"kv_role\":\"kv_producer\"}'"
+FLAGCX = '\'{"kv_connector":"FlagCXConnector","kv_role":"kv_producer"}\''
 
 
 def test_vc107_both_unset(tmp_path):
@@ -240,14 +255,17 @@ def test_vc107_env_u_prefix(tmp_path):
     assert where(found) == [("VC107", 1, 8)]
 
 
-@pytest.mark.parametrize("text", [
-    f"unset FLAGCX_PATH\nexport FLAGCX_LIB_PATH=/opt/flagcx/lib/libflagcx.so\nvllm serve m --kv-transfer-config {FLAGCX}\n",
-    f"unset FLAGCX_PATH\nFLAGCX_PATH=/opt/FlagCX vllm serve m --kv-transfer-config {FLAGCX}\n",
-    f"vllm serve m --kv-transfer-config {FLAGCX}\n",  # left to the caller
-    "unset FLAGCX_PATH FLAGCX_LIB_PATH\nvllm serve m --kv-transfer-config "
-    "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'\n",
-    f"vllm serve m --kv-transfer-config {FLAGCX} &\nunset FLAGCX_PATH FLAGCX_LIB_PATH\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"unset FLAGCX_PATH\nexport FLAGCX_LIB_PATH=/opt/flagcx/lib/libflagcx.so\nvllm serve m --kv-transfer-config {FLAGCX}\n",
+        f"unset FLAGCX_PATH\nFLAGCX_PATH=/opt/FlagCX vllm serve m --kv-transfer-config {FLAGCX}\n",
+        f"vllm serve m --kv-transfer-config {FLAGCX}\n",  # left to the caller
+        "unset FLAGCX_PATH FLAGCX_LIB_PATH\nvllm serve m --kv-transfer-config "
+        '\'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\'\n',
+        f"vllm serve m --kv-transfer-config {FLAGCX} &\nunset FLAGCX_PATH FLAGCX_LIB_PATH\n",
+    ],
+)
 def test_vc107_silent(tmp_path, text):
     assert lint(tmp_path, text) == []
 
@@ -265,7 +283,7 @@ def test_vc107_plugins_list_without_the_plugin(tmp_path):
 # --------------------------------------------------------------------------- VC108
 
 
-NIXL = "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'"
+NIXL = '\'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\''
 
 
 def test_vc108_user_pain_sketch(tmp_path):
@@ -280,15 +298,30 @@ def test_vc108_offloading_size_is_a_connector(tmp_path):
     assert where(lint(tmp_path, text)) == [("VC108", 1, 25)]
 
 
-@pytest.mark.parametrize("text,version", [
-    (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-cumem-allocator --kv-transfer-config {NIXL}\n", "0.33.0"),
-    (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-sleep-mode --kv-transfer-config {NIXL}\n", "0.33.0"),
-    (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-sleep-mode --kv-transfer-config {NIXL}\n", "0.21.0"),
-    (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False vllm serve m --kv-transfer-config {NIXL}\n", "0.33.0"),
-    ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m\n", "0.33.0"),
-    (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --kv-transfer-config {NIXL}\n", "0.20.2"),
-    (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-sleep-mode=$S --kv-transfer-config {NIXL}\n", "0.33.0"),
-])
+@pytest.mark.parametrize(
+    "text,version",
+    [
+        (
+            f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-cumem-allocator --kv-transfer-config {NIXL}\n",
+            "0.33.0",
+        ),
+        (
+            f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-sleep-mode --kv-transfer-config {NIXL}\n",
+            "0.33.0",
+        ),
+        (
+            f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-sleep-mode --kv-transfer-config {NIXL}\n",
+            "0.21.0",
+        ),
+        (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False vllm serve m --kv-transfer-config {NIXL}\n", "0.33.0"),
+        ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m\n", "0.33.0"),
+        (f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --kv-transfer-config {NIXL}\n", "0.20.2"),
+        (
+            f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve m --enable-sleep-mode=$S --kv-transfer-config {NIXL}\n",
+            "0.33.0",
+        ),
+    ],
+)
 def test_vc108_silent(tmp_path, text, version):
     assert lint(tmp_path, text, version) == []
 

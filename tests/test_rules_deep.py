@@ -62,15 +62,18 @@ def test_vc204_kv_heads_neither_split_nor_replicated(models, tmp_path):
     assert found[0][4] == "6 KV heads can be neither split nor replicated evenly over `--tensor-parallel-size` 4"
 
 
-@pytest.mark.parametrize("text", [
-    "vllm serve ./llama-3.1-70b -tp 8\n",
-    "vllm serve ./llama-3.1-70b -tp 16\n",  # 8 KV heads replicated twice
-    "vllm serve ./qwen3-30b-a3b -tp 4\n",
-    "vllm serve ./deepseek-v3 -tp 16\n",  # MLA: no KV heads check
-    "vllm serve ./llama-3.1-70b\n",
-    "vllm serve meta-llama/Llama-3.1-70B -tp 6\n",  # a Hub name: never read
-    "vllm serve ./llama-3.1-70b -tp $TP\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vllm serve ./llama-3.1-70b -tp 8\n",
+        "vllm serve ./llama-3.1-70b -tp 16\n",  # 8 KV heads replicated twice
+        "vllm serve ./qwen3-30b-a3b -tp 4\n",
+        "vllm serve ./deepseek-v3 -tp 16\n",  # MLA: no KV heads check
+        "vllm serve ./llama-3.1-70b\n",
+        "vllm serve meta-llama/Llama-3.1-70B -tp 6\n",  # a Hub name: never read
+        "vllm serve ./llama-3.1-70b -tp $TP\n",
+    ],
+)
 def test_vc204_silent(models, text):
     assert lint(models, text) == []
 
@@ -127,17 +130,20 @@ def test_vc205_above_the_limit(models):
     )
 
 
-@pytest.mark.parametrize("text", [
-    "vllm serve ./qwen3-30b-a3b --max-model-len 40960\n",
-    "vllm serve ./qwen3-30b-a3b --max-model-len -1\n",
-    "vllm serve ./qwen3-30b-a3b --max-model-len auto\n",
-    "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve ./qwen3-30b-a3b --max-model-len 64000\n",
-    "export VLLM_ALLOW_LONG_MAX_MODEL_LEN=true\nvllm serve ./qwen3-30b-a3b --max-model-len 64000\n",
-    "source ./site.env\nvllm serve ./qwen3-30b-a3b --max-model-len 64000\n",  # may set it
-    "vllm serve Qwen/Qwen3-30B-A3B --max-model-len 64000\n",
-    # yarn: the factor is already in max_position_embeddings (163840)
-    "vllm serve ./deepseek-v3.2 -tp 8 --max-model-len 163840\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vllm serve ./qwen3-30b-a3b --max-model-len 40960\n",
+        "vllm serve ./qwen3-30b-a3b --max-model-len -1\n",
+        "vllm serve ./qwen3-30b-a3b --max-model-len auto\n",
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve ./qwen3-30b-a3b --max-model-len 64000\n",
+        "export VLLM_ALLOW_LONG_MAX_MODEL_LEN=true\nvllm serve ./qwen3-30b-a3b --max-model-len 64000\n",
+        "source ./site.env\nvllm serve ./qwen3-30b-a3b --max-model-len 64000\n",  # may set it
+        "vllm serve Qwen/Qwen3-30B-A3B --max-model-len 64000\n",
+        # yarn: the factor is already in max_position_embeddings (163840)
+        "vllm serve ./deepseek-v3.2 -tp 8 --max-model-len 163840\n",
+    ],
+)
 def test_vc205_silent(models, text):
     assert lint(models, text) == []
 
@@ -184,12 +190,15 @@ def test_vc206_weights_do_not_fit(models):
     assert "leave no KV cache" in found[0][4]
 
 
-@pytest.mark.parametrize("text", [
-    "vllm serve ./llama-3.1-70b -tp 4 --max-model-len 131072\n",
-    "vllm serve ./llama-3.1-70b -tp 2 --max-model-len 131072 --kv-cache-memory-bytes 40G\n",
-    "vllm serve ./llama-3.1-70b -tp 2\n",  # length not written
-    "vllm serve meta-llama/Llama-3.1-70B -tp 2 --max-model-len 131072\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vllm serve ./llama-3.1-70b -tp 4 --max-model-len 131072\n",
+        "vllm serve ./llama-3.1-70b -tp 2 --max-model-len 131072 --kv-cache-memory-bytes 40G\n",
+        "vllm serve ./llama-3.1-70b -tp 2\n",  # length not written
+        "vllm serve meta-llama/Llama-3.1-70B -tp 2 --max-model-len 131072\n",
+    ],
+)
 def test_vc206_silent(models, text):
     assert lint(models, text, gpu_memory="80GiB") == []
 
@@ -225,12 +234,15 @@ def test_vc207_expert_parallel_on_dense_model(models):
     assert found[0][4] == "`-ep` on a dense model: llama config.json has no experts"
 
 
-@pytest.mark.parametrize("text", [
-    "vllm serve ./qwen3-30b-a3b -tp 4 --enable-expert-parallel\n",
-    "vllm serve ./deepseek-v3 -tp 8 --enable-expert-parallel\n",
-    "vllm serve ./llama-3.1-70b -tp 8 --no-enable-expert-parallel\n",
-    "vllm serve meta-llama/Llama-3.1-70B -tp 8 --enable-expert-parallel\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vllm serve ./qwen3-30b-a3b -tp 4 --enable-expert-parallel\n",
+        "vllm serve ./deepseek-v3 -tp 8 --enable-expert-parallel\n",
+        "vllm serve ./llama-3.1-70b -tp 8 --no-enable-expert-parallel\n",
+        "vllm serve meta-llama/Llama-3.1-70B -tp 8 --enable-expert-parallel\n",
+    ],
+)
 def test_vc207_silent(models, text):
     assert lint(models, text) == []
 

@@ -47,8 +47,9 @@ def test_every_cited_release_finds_the_example(tmp_path, rule):
         assert rule.code not in {c for c, _, _ in codes(tmp_path, rule.use_instead, v)}, (rule.code, v)
 
 
-@pytest.mark.parametrize("rule", [r for r in DP_RULES if r.versions and r.versions.startswith(">=")],
-                         ids=lambda r: r.code)
+@pytest.mark.parametrize(
+    "rule", [r for r in DP_RULES if r.versions and r.versions.startswith(">=")], ids=lambda r: r.code
+)
 def test_the_release_before_the_check_finds_nothing(tmp_path, rule):
     rng = parse_range(rule.versions)
     before = [v for v in BUNDLED if not rng.contains(v)]
@@ -63,8 +64,12 @@ def test_the_release_before_the_check_finds_nothing(tmp_path, rule):
 # (rule, launch, release where vLLM refuses it, release where it does not)
 BOUNDARIES = [
     # --headless refused any --api-server-count only from 0.15.1 (before: above 1)
-    ("VC214", "vllm serve m -dp 2 -dpl 1 --data-parallel-start-rank 1 --headless --api-server-count 1\n",
-     "0.15.1", "0.14.1"),
+    (
+        "VC214",
+        "vllm serve m -dp 2 -dpl 1 --data-parallel-start-rank 1 --headless --api-server-count 1\n",
+        "0.15.1",
+        "0.14.1",
+    ),
     # vllm serve counts implied modes (a rank and a start rank) from 0.22.1
     ("VC215", "vllm serve m -dp 4 --data-parallel-rank 3 --data-parallel-start-rank 0\n", "0.22.1", "0.21.0"),
     # --nnodes counts prefill-context parallelism from 0.30.0
@@ -96,11 +101,13 @@ def test_issue_examples(tmp_path):
     dp8 = "CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve m -dp 8\n"
     assert [x for x in codes(tmp_path, dp8, "0.33.0") if x[0] == "VC217"] == [("VC217", 1, dp8.index("-dp") + 1)]
     assert any(c == "VC216" for c, _, _ in codes(tmp_path, "vllm serve m -dp 4 -dpl 8\n", "0.33.0"))
-    two = ("if [ \"$N\" = 0 ]; then\n"
-           "  vllm serve m -dp 8 -dpl 4 --data-parallel-address 10.0.0.1\n"
-           "else\n"
-           "  vllm serve m -dp 16 -dpl 4 --data-parallel-start-rank 4 --data-parallel-address 10.0.0.9 --headless\n"
-           "fi\n")
+    two = (
+        'if [ "$N" = 0 ]; then\n'
+        "  vllm serve m -dp 8 -dpl 4 --data-parallel-address 10.0.0.1\n"
+        "else\n"
+        "  vllm serve m -dp 16 -dpl 4 --data-parallel-start-rank 4 --data-parallel-address 10.0.0.9 --headless\n"
+        "fi\n"
+    )
     found = [(c, l, k) for c, l, k in codes(tmp_path, two, "0.33.0") if c == "VC307"]
     row = two.splitlines()[3]
     assert found == [("VC307", 4, row.index("16") + 1), ("VC307", 4, row.index("10.0.0.9") + 1)]
@@ -108,11 +115,13 @@ def test_issue_examples(tmp_path):
 
 def test_unknown_values_are_never_compared(tmp_path):
     # the head's address and the start rank come from the caller: nothing to say
-    text = ("if [ \"$N\" = 0 ]; then\n"
-            "  vllm serve m -dp 16 -dpl 8 --data-parallel-address $HEAD\n"
-            "else\n"
-            "  vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank $START --data-parallel-address $HEAD2 --headless\n"
-            "fi\n")
+    text = (
+        'if [ "$N" = 0 ]; then\n'
+        "  vllm serve m -dp 16 -dpl 8 --data-parallel-address $HEAD\n"
+        "else\n"
+        "  vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank $START --data-parallel-address $HEAD2 --headless\n"
+        "fi\n"
+    )
     assert [c for c, _, _ in codes(tmp_path, text, "0.33.0") if c in ("VC307", "VC308")] == []
 
 
@@ -120,8 +129,10 @@ def test_nodes_in_two_files_of_one_deployment(tmp_path):
     from vcfg.lint.config import load_config
 
     head = "vllm serve m -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345\n"
-    worker = ("vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank 0 --data-parallel-address 10.0.0.1 "
-              "--data-parallel-rpc-port 13345 --headless\n")
+    worker = (
+        "vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank 0 --data-parallel-address 10.0.0.1 "
+        "--data-parallel-rpc-port 13345 --headless\n"
+    )
     (tmp_path / "head.sh").write_text(head)
     (tmp_path / "worker.sh").write_text(worker)
     alone = lint_paths([str(tmp_path / "worker.sh")], "0.33.0")
@@ -133,41 +144,50 @@ def test_nodes_in_two_files_of_one_deployment(tmp_path):
 
 
 def test_pd_groups_are_separate(tmp_path):
-    kv = "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"%s\"}'"
-    text = ("case \"$ROLE\" in\n"
-            f"  p0) vllm serve m -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 {kv % 'kv_producer'} ;;\n"
-            f"  p1) vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank 8 --data-parallel-address 10.0.0.1 --headless {kv % 'kv_producer'} ;;\n"
-            f"  d0) vllm serve m -dp 8 -dpl 8 --data-parallel-address 10.0.0.5 {kv % 'kv_consumer'} ;;\n"
-            "esac\n")
+    kv = '--kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"%s"}\''
+    text = (
+        'case "$ROLE" in\n'
+        f"  p0) vllm serve m -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 {kv % 'kv_producer'} ;;\n"
+        f"  p1) vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank 8 --data-parallel-address 10.0.0.1 --headless {kv % 'kv_producer'} ;;\n"
+        f"  d0) vllm serve m -dp 8 -dpl 8 --data-parallel-address 10.0.0.5 {kv % 'kv_consumer'} ;;\n"
+        "esac\n"
+    )
     assert [c for c, _, _ in codes(tmp_path, text, "0.33.0") if c in ("VC307", "VC308")] == []
 
 
 def test_markdown_blocks_are_separate_examples(tmp_path):
-    md = ("# two examples\n\n```bash\nvllm serve m -dp 4 -dpl 2 --data-parallel-address 10.0.0.1\n"
-          "vllm serve m -dp 4 -dpl 2 --data-parallel-start-rank 2 --data-parallel-address 10.0.0.1 --headless\n```\n\n"
-          "```bash\nvllm serve m -dp 4 -dpl 0 --data-parallel-address 10.0.0.1\n"
-          "vllm serve m -dp 4 -dpl 4 --data-parallel-address 10.0.0.1 --headless\n```\n")
+    md = (
+        "# two examples\n\n```bash\nvllm serve m -dp 4 -dpl 2 --data-parallel-address 10.0.0.1\n"
+        "vllm serve m -dp 4 -dpl 2 --data-parallel-start-rank 2 --data-parallel-address 10.0.0.1 --headless\n```\n\n"
+        "```bash\nvllm serve m -dp 4 -dpl 0 --data-parallel-address 10.0.0.1\n"
+        "vllm serve m -dp 4 -dpl 4 --data-parallel-address 10.0.0.1 --headless\n```\n"
+    )
     assert [c for c, _, _ in codes(tmp_path, md, "0.33.0", "dp.md") if c in ("VC307", "VC308")] == []
 
 
 def test_nodes_on_two_releases(tmp_path):
-    compose = ("services:\n  head:\n    image: vllm/vllm-openai:v0.20.2\n"
-               "    command: [\"m\", \"-dp\", \"4\", \"-dpl\", \"2\", \"--data-parallel-address\", \"10.0.0.1\"]\n"
-               "  worker:\n    image: vllm/vllm-openai:v0.20.2\n"
-               "    command: [\"m\", \"-dp\", \"4\", \"-dpl\", \"2\", \"--data-parallel-start-rank\", \"2\", "
-               "\"--data-parallel-address\", \"10.0.0.1\", \"--headless\"]\n")
+    compose = (
+        "services:\n  head:\n    image: vllm/vllm-openai:v0.20.2\n"
+        '    command: ["m", "-dp", "4", "-dpl", "2", "--data-parallel-address", "10.0.0.1"]\n'
+        "  worker:\n    image: vllm/vllm-openai:v0.20.2\n"
+        '    command: ["m", "-dp", "4", "-dpl", "2", "--data-parallel-start-rank", "2", '
+        '"--data-parallel-address", "10.0.0.1", "--headless"]\n'
+    )
     assert [c for c, _, _ in codes(tmp_path, compose, "0.20.2", "compose.yaml") if c == "VC307"] == []
     bumped = compose.replace("v0.20.2", "v0.23.0").replace("v0.23.0", "v0.20.2", 1)
-    assert [(c, l, k) for c, l, k in codes(tmp_path, bumped, "0.23.0", "compose.yaml") if c == "VC307"] \
-        == [("VC307", 6, 12)]
+    assert [(c, l, k) for c, l, k in codes(tmp_path, bumped, "0.23.0", "compose.yaml") if c == "VC307"] == [
+        ("VC307", 6, 12)
+    ]
 
 
 def test_nodes_with_different_ep_kernels(tmp_path):
-    text = ("if [ \"$N\" = 0 ]; then\n"
-            "  vllm serve m -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 -ep --all2all-backend deepep_low_latency\n"
-            "else\n"
-            "  vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank 8 --data-parallel-address 10.0.0.1 -ep --headless\n"
-            "fi\n")
+    text = (
+        'if [ "$N" = 0 ]; then\n'
+        "  vllm serve m -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 -ep --all2all-backend deepep_low_latency\n"
+        "else\n"
+        "  vllm serve m -dp 16 -dpl 8 --data-parallel-start-rank 8 --data-parallel-address 10.0.0.1 -ep --headless\n"
+        "fi\n"
+    )
     got = [(c, l, k) for c, l, k in codes(tmp_path, text, "0.33.0") if c == "VC307"]
     assert got == [("VC307", 4, 8)]  # unset here (the default): the launch word `serve`
 
@@ -175,11 +195,13 @@ def test_nodes_with_different_ep_kernels(tmp_path):
 def test_two_dp_heads_on_one_host_share_the_rpc_port(tmp_path):
     # the prefill and decode heads of a P/D deployment on one node, each a DP group over
     # two nodes: both bind 29550 on the same address unless one moves
-    kv = "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"%s\"}'"
-    text = (f"CUDA_VISIBLE_DEVICES=0,1,2,3 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 -dp 8 -dpl 4 "
-            f"--data-parallel-address 10.0.0.1 {kv % 'kv_producer'} &\n"
-            f"CUDA_VISIBLE_DEVICES=4,5,6,7 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve m --port 8200 -dp 8 -dpl 4 "
-            f"--data-parallel-address 10.0.0.1 {kv % 'kv_consumer'} &\nwait\n")
+    kv = '--kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"%s"}\''
+    text = (
+        f"CUDA_VISIBLE_DEVICES=0,1,2,3 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 -dp 8 -dpl 4 "
+        f"--data-parallel-address 10.0.0.1 {kv % 'kv_producer'} &\n"
+        f"CUDA_VISIBLE_DEVICES=4,5,6,7 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve m --port 8200 -dp 8 -dpl 4 "
+        f"--data-parallel-address 10.0.0.1 {kv % 'kv_consumer'} &\nwait\n"
+    )
     line2 = text.splitlines()[1]
     assert [x for x in codes(tmp_path, text, "0.33.0") if x[0] == "VC302"] == [("VC302", 2, line2.index("serve") + 1)]
     moved = text.replace("--port 8200 -dp 8 -dpl 4", "--port 8200 -dp 8 -dpl 4 --data-parallel-rpc-port 13346")

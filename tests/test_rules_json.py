@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from vcfg.catalog.model import ConfigClass, ConfigField, Loc
+from vcfg.launch.args import lax
 from vcfg.lint.config import LintConfig
 from vcfg.lint.engine import lint_paths
 from vcfg.lint.registry import rule_modules
-from vcfg.launch.args import lax
 from vcfg.lint.rules import _config_json as cj
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,7 +88,7 @@ def test_sketch_removed_connector(tmp_path):
 
 
 def test_sketch_typographic_closing_quote(tmp_path):
-    text = "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}\u2019\n"
+    text = 'vllm serve m --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\u2019\n'
     diags = lint(tmp_path, text, "0.33.0")
     assert found(diags) == [("VC021", 1, col(text, "\u2019"), "error")]
     fix = diags[0].fix
@@ -97,7 +97,7 @@ def test_sketch_typographic_closing_quote(tmp_path):
 
 
 def test_sketch_underscore_option_is_clean(tmp_path):
-    text = "vllm serve m --speculative_config '{\"method\":\"ngram\",\"num_speculative_tokens\":3}'\n"
+    text = 'vllm serve m --speculative_config \'{"method":"ngram","num_speculative_tokens":3}\'\n'
     assert lint(tmp_path, text, "0.33.0") == []
 
 
@@ -106,18 +106,26 @@ def test_sketch_underscore_option_is_clean(tmp_path):
 
 CLEAN = [
     kv('{"kv_connector":"NixlConnector","kv_role":"kv_producer","kv_connector_extra_config":{"backends":["UCX"]}}'),
-    kv('{"kv_connector":"MooncakeConnector","kv_role":"kv_consumer","kv_port":"22001",'
-       '"kv_connector_extra_config":{"mooncake_protocol":"rdma","num_workers":10}}'),
-    kv('{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both",'
-       '"kv_connector_extra_config":{"lmcache.chunk_size":256,"whatever_lmcache_reads":1}}'),
-    kv('{"kv_connector":"MultiConnector","kv_role":"kv_both","kv_connector_extra_config":{"connectors":['
-       '{"kv_connector":"NixlConnector","kv_role":"kv_both"},'
-       '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}]}}'),
-    kv('{"kv_connector":"OffloadingConnector","kv_role":"kv_both",'
-       '"kv_connector_extra_config":{"cpu_bytes_to_use":8000000000,"eviction_policy":"lru","spec_name":"CPUOffloadingSpec"}}'),
+    kv(
+        '{"kv_connector":"MooncakeConnector","kv_role":"kv_consumer","kv_port":"22001",'
+        '"kv_connector_extra_config":{"mooncake_protocol":"rdma","num_workers":10}}'
+    ),
+    kv(
+        '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both",'
+        '"kv_connector_extra_config":{"lmcache.chunk_size":256,"whatever_lmcache_reads":1}}'
+    ),
+    kv(
+        '{"kv_connector":"MultiConnector","kv_role":"kv_both","kv_connector_extra_config":{"connectors":['
+        '{"kv_connector":"NixlConnector","kv_role":"kv_both"},'
+        '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}]}}'
+    ),
+    kv(
+        '{"kv_connector":"OffloadingConnector","kv_role":"kv_both",'
+        '"kv_connector_extra_config":{"cpu_bytes_to_use":8000000000,"eviction_policy":"lru","spec_name":"CPUOffloadingSpec"}}'
+    ),
     "vllm serve m --kv-offloading-size 8 --kv-offloading-backend native\n",
     "vllm serve m --kv-transfer-config.kv_connector NixlConnector --kv-transfer-config.kv_role kv_consumer\n",
-    "vllm serve m --compilation-config '{\"cudagraph_mode\":\"FULL_AND_PIECEWISE\",\"pass_config\":{\"fuse_norm_quant\":true}}'\n",
+    'vllm serve m --compilation-config \'{"cudagraph_mode":"FULL_AND_PIECEWISE","pass_config":{"fuse_norm_quant":true}}\'\n',
 ]
 
 
@@ -128,12 +136,19 @@ def test_clean_configs_have_no_findings(tmp_path, version, text):
 
 
 def test_clean_p2p_nccl_on_0_13(tmp_path):
-    extra = ('"kv_connector_extra_config":{"proxy_ip":"10.0.0.1","proxy_port":"30001","http_port":"20002",'
-             '"send_type":"PUT_ASYNC","nccl_num_channels":"16","mem_pool_size_gb":32}')
-    text = (kv('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer","kv_buffer_size":"1e1","kv_port":"21001",'
-               + extra + "}")
-            + kv('{"kv_connector":"P2pNcclConnector","kv_role":"kv_consumer","kv_buffer_size":"8e9","kv_port":"22001",'
-                 + extra.replace("20002", "20003") + "}"))
+    extra = (
+        '"kv_connector_extra_config":{"proxy_ip":"10.0.0.1","proxy_port":"30001","http_port":"20002",'
+        '"send_type":"PUT_ASYNC","nccl_num_channels":"16","mem_pool_size_gb":32}'
+    )
+    text = kv(
+        '{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer","kv_buffer_size":"1e1","kv_port":"21001",'
+        + extra
+        + "}"
+    ) + kv(
+        '{"kv_connector":"P2pNcclConnector","kv_role":"kv_consumer","kv_buffer_size":"8e9","kv_port":"22001",'
+        + extra.replace("20002", "20003")
+        + "}"
+    )
     assert found(lint(tmp_path, text, "0.13.0")) == []
 
 
@@ -160,15 +175,17 @@ def test_trailing_comma(tmp_path):
 
 
 def test_bare_human_readable_numbers_need_0_20(tmp_path):
-    text = kv('{"kv_connector":"OffloadingConnector","kv_role":"kv_both",'
-              '"kv_connector_extra_config":{"cpu_bytes_to_use":80g}}')
+    text = kv(
+        '{"kv_connector":"OffloadingConnector","kv_role":"kv_both",'
+        '"kv_connector_extra_config":{"cpu_bytes_to_use":80g}}'
+    )
     old = lint(tmp_path, text, "0.13.0")
     assert [d.code for d in old] == ["VC020"] and "0.20" in old[0].help
     assert lint(tmp_path, text, "0.20.2") == []
 
 
 def test_typographic_quotes_inside_json_are_vc021_not_vc020(tmp_path):
-    text = kv("{\u201ckv_connector\u201d:\u201cNixlConnector\u201d,\"kv_role\":\"kv_both\"}")
+    text = kv('{\u201ckv_connector\u201d:\u201cNixlConnector\u201d,"kv_role":"kv_both"}')
     diags = lint(tmp_path, text, "0.33.0")
     assert found(diags) == [("VC021", 1, col(text, "\u201c"), "error")]
     assert "4 look-alike" in diags[0].message
@@ -207,7 +224,7 @@ def test_extra_config_key_at_the_top_level(tmp_path):
 
 
 def test_nested_config_keys(tmp_path):
-    text = "vllm serve m --compilation-config '{\"pass_config\":{\"fuse_norm_quantt\":true,\"enable_fusion\":true}}'\n"
+    text = 'vllm serve m --compilation-config \'{"pass_config":{"fuse_norm_quantt":true,"enable_fusion":true}}\'\n'
     diags = lint(tmp_path, text, "0.33.0")
     assert found(diags) == [
         ("VC022", 1, col(text, "fuse_norm_quantt"), "error"),
@@ -237,8 +254,10 @@ def test_removed_keys_follow_the_release(tmp_path):
 
 
 def test_value_types_follow_pydantic_lax_mode(tmp_path):
-    text = kv('{"kv_connector":"NixlConnector","kv_role":null,"kv_port":"22001","engine_id":5,'
-              '"enable_permute_local_kv":"yes","kv_load_failure_policy":null}')
+    text = kv(
+        '{"kv_connector":"NixlConnector","kv_role":null,"kv_port":"22001","engine_id":5,'
+        '"enable_permute_local_kv":"yes","kv_load_failure_policy":null}'
+    )
     diags = lint(tmp_path, text, "0.33.0")
     assert found(diags) == [
         ("VC026", 1, col(text, "kv_connector"), "error"),
@@ -255,11 +274,14 @@ def test_quoted_human_readable_number(tmp_path):
     assert "remove the quotes" in diags[0].help
 
 
-@pytest.mark.parametrize("role,near", [
-    ("kv_consumerr", "`kv_consumer`"),
-    ("KV_BOTH", "`kv_both`"),
-    ("decode", "`kv_consumer`"),
-])
+@pytest.mark.parametrize(
+    "role,near",
+    [
+        ("kv_consumerr", "`kv_consumer`"),
+        ("KV_BOTH", "`kv_both`"),
+        ("decode", "`kv_consumer`"),
+    ],
+)
 def test_kv_role_outside_its_choices(tmp_path, role, near):
     text = kv('{"kv_connector":"MooncakeConnector","kv_role":"%s"}' % role)
     diags = lint(tmp_path, text, "0.33.0")
@@ -272,15 +294,39 @@ def test_dotted_value_positions(tmp_path):
     assert found(lint(tmp_path, text, "0.33.0")) == [("VC025", 1, col(text, "kv_consumerr"), "error")]
 
 
-@pytest.mark.parametrize("hint,value,ok", [
-    ("int", "22001", True), ("int", " 5 ", True), ("int", "5.0", True), ("int", True, True),
-    ("int", 5.0, True), ("int", 5.5, False), ("int", "1e3", False), ("int", "80g", False), ("int", None, False),
-    ("float", "1e9", True), ("float", 3, True), ("float", "8GB", False), ("float", "inf", True),
-    ("str", 5, False), ("str", True, False), ("str", "x", True),
-    ("bool", "yes", True), ("bool", "Off", True), ("bool", 1, True), ("bool", 2, False), ("bool", "2", False),
-    ("dict", {}, True), ("dict", [], False), ("list[int]", [1, "2"], True), ("list[int]", [1.5], False),
-    ("list[int]", "[1]", False), ("None", None, True), ("class:Foo", 1, None),
-])
+@pytest.mark.parametrize(
+    "hint,value,ok",
+    [
+        ("int", "22001", True),
+        ("int", " 5 ", True),
+        ("int", "5.0", True),
+        ("int", True, True),
+        ("int", 5.0, True),
+        ("int", 5.5, False),
+        ("int", "1e3", False),
+        ("int", "80g", False),
+        ("int", None, False),
+        ("float", "1e9", True),
+        ("float", 3, True),
+        ("float", "8GB", False),
+        ("float", "inf", True),
+        ("str", 5, False),
+        ("str", True, False),
+        ("str", "x", True),
+        ("bool", "yes", True),
+        ("bool", "Off", True),
+        ("bool", 1, True),
+        ("bool", 2, False),
+        ("bool", "2", False),
+        ("dict", {}, True),
+        ("dict", [], False),
+        ("list[int]", [1, "2"], True),
+        ("list[int]", [1.5], False),
+        ("list[int]", "[1]", False),
+        ("None", None, True),
+        ("class:Foo", 1, None),
+    ],
+)
 def test_lax_mode_table(hint, value, ok):
     # each row checked against pydantic 2.14's TypeAdapter(...).validate_json
     assert lax.accepts(hint, value) is ok
@@ -288,12 +334,16 @@ def test_lax_mode_table(hint, value, ok):
 
 def test_settable_keys():
     loc = Loc(file="x.py", line=1)
-    cls = ConfigClass(name="C", loc=loc, fields=[
-        ConfigField(name="a", type="int", loc=loc),
-        ConfigField(name="_private", type="int", loc=loc),
-        ConfigField(name="iv", type="InitVar[int]", init_var=True, loc=loc),
-        ConfigField(name="derived", type="int", init=False, loc=loc),
-    ])
+    cls = ConfigClass(
+        name="C",
+        loc=loc,
+        fields=[
+            ConfigField(name="a", type="int", loc=loc),
+            ConfigField(name="_private", type="int", loc=loc),
+            ConfigField(name="iv", type="InitVar[int]", init_var=True, loc=loc),
+            ConfigField(name="derived", type="int", init=False, loc=loc),
+        ],
+    )
     assert [k for k in ("a", "_private", "iv", "derived", "zzz") if cj.settable(cls, k)] == ["a", "_private", "iv"]
 
 
@@ -301,14 +351,16 @@ def test_settable_keys():
 
 
 def test_children_of_multiconnector_are_checked(tmp_path):
-    text = kv('{"kv_connector":"MultiConnector","kv_role":"kv_both","kv_connector_extra_config":{"connectors":['
-              '{"kv_connector":"NixlConector","kv_role":"kv_both","kv_connector_extra_config":{"backendz":["UCX"]}},'
-              '{"kv_connector":"LMCacheConnectorV1","kv_rol":"kv_both"}]}}')
+    text = kv(
+        '{"kv_connector":"MultiConnector","kv_role":"kv_both","kv_connector_extra_config":{"connectors":['
+        '{"kv_connector":"NixlConector","kv_role":"kv_both","kv_connector_extra_config":{"backendz":["UCX"]}},'
+        '{"kv_connector":"LMCacheConnectorV1","kv_rol":"kv_both"}]}}'
+    )
     diags = lint(tmp_path, text, "0.33.0")
     assert found(diags) == [
         ("VC027", 1, col(text, '"NixlConector'), "error"),
         ("VC026", 1, col(text, '"kv_connector":"LMCache') + 1, "error"),
-        ("VC022", 1, col(text, "kv_rol\""), "error"),
+        ("VC022", 1, col(text, 'kv_rol"'), "error"),
     ]
     assert diags[0].help == "did you mean `NixlConnector`?"
     assert "connectors[1]" in diags[1].message
@@ -354,18 +406,25 @@ def test_connector_that_arrives_later_and_module_path(tmp_path):
 
 
 def test_unknown_extra_keys(tmp_path):
-    text = kv('{"kv_connector":"NixlConnector","kv_role":"kv_both",'
-              '"kv_connector_extra_config":{"backend":["UCX"],"kv_port":1}}')
+    text = kv(
+        '{"kv_connector":"NixlConnector","kv_role":"kv_both",'
+        '"kv_connector_extra_config":{"backend":["UCX"],"kv_port":1}}'
+    )
     diags = lint(tmp_path, text, "0.33.0")
-    assert found(diags) == [("VC028", 1, col(text, "backend\""), "warning"), ("VC028", 1, col(text, "kv_port"), "warning")]
+    assert found(diags) == [
+        ("VC028", 1, col(text, 'backend"'), "warning"),
+        ("VC028", 1, col(text, "kv_port"), "warning"),
+    ]
     assert diags[0].help == "did you mean `backends`?" and "move it out" in diags[1].help
 
 
 def test_lmcache_native_keys_are_checked_but_its_namespace_is_not(tmp_path):
-    text = kv('{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both","kv_connector_extra_config":'
-              '{"use_native":true,"lmcache.chunk_size":256,"skip_last_n_token":1}}')
+    text = kv(
+        '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both","kv_connector_extra_config":'
+        '{"use_native":true,"lmcache.chunk_size":256,"skip_last_n_token":1}}'
+    )
     diags = lint(tmp_path, text, "0.33.0")
-    assert found(diags) == [("VC028", 1, col(text, "skip_last_n_token\""), "warning")]
+    assert found(diags) == [("VC028", 1, col(text, 'skip_last_n_token"'), "warning")]
     assert "skip_last_n_tokens" in diags[0].help
 
 
@@ -375,8 +434,10 @@ def test_plugin_connector_extra_config_is_not_judged(tmp_path):
 
 
 def test_extra_key_no_longer_read(tmp_path):
-    text = kv('{"kv_connector":"OffloadingConnector","kv_role":"kv_both",'
-              '"kv_connector_extra_config":{"cpu_bytes_to_use":1000000000,"num_cpu_blocks":100}}')
+    text = kv(
+        '{"kv_connector":"OffloadingConnector","kv_role":"kv_both",'
+        '"kv_connector_extra_config":{"cpu_bytes_to_use":1000000000,"num_cpu_blocks":100}}'
+    )
     diags = lint(tmp_path, text, "0.20.2")
     assert found(diags) == [("VC028", 1, col(text, "num_cpu_blocks"), "warning")]
     assert "since vllm 0.14.1" in diags[0].message
@@ -388,13 +449,21 @@ def test_offloading_needs_its_size(tmp_path):
     assert found(diags) == [("VC029", 1, col(text, '"OffloadingConnector'), "error")]
     assert "cpu_bytes_to_use" in diags[0].message
     assert "num_cpu_blocks" in lint(tmp_path, text, "0.12.0")[0].message
-    assert lint(tmp_path, kv('{"kv_connector":"OffloadingConnector","kv_role":"kv_both"}', "--kv-offloading-size 8 "),
-                "0.20.2") == []
+    assert (
+        lint(
+            tmp_path,
+            kv('{"kv_connector":"OffloadingConnector","kv_role":"kv_both"}', "--kv-offloading-size 8 "),
+            "0.20.2",
+        )
+        == []
+    )
 
 
 def test_p2p_nccl_http_port(tmp_path):
-    text = kv('{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer",'
-              '"kv_connector_extra_config":{"proxy_ip":"10.0.0.1","proxy_port":"30001"}}')
+    text = kv(
+        '{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer",'
+        '"kv_connector_extra_config":{"proxy_ip":"10.0.0.1","proxy_port":"30001"}}'
+    )
     diags = lint(tmp_path, text, "0.20.2")
     assert found(diags) == [("VC029", 1, col(text, "kv_connector_extra_config"), "error")]
     assert "http_port" in diags[0].message and "proxy_ip" in diags[0].message
@@ -404,9 +473,11 @@ def test_p2p_nccl_http_port(tmp_path):
 
 
 def test_p2p_nccl_values_that_fail_late(tmp_path):
-    text = kv('{"kv_connector":"P2pNcclConnector","kv_role":"kv_consumer","kv_buffer_size":8,'
-              '"kv_connector_extra_config":{"http_port":20002,"proxy_ip":"10.0.0.1","proxy_port":30001,'
-              '"send_type":"put","nccl_num_channels":16,"mem_pool_size_gb":"lots"}}')
+    text = kv(
+        '{"kv_connector":"P2pNcclConnector","kv_role":"kv_consumer","kv_buffer_size":8,'
+        '"kv_connector_extra_config":{"http_port":20002,"proxy_ip":"10.0.0.1","proxy_port":30001,'
+        '"send_type":"put","nccl_num_channels":16,"mem_pool_size_gb":"lots"}}'
+    )
     diags = lint(tmp_path, text, "0.20.2")
     assert found(diags) == [
         ("VC030", 1, col(text, "8,"), "warning"),
@@ -462,8 +533,36 @@ def test_lax_mode_agrees_with_pydantic(hint):
     ns: dict = {}
     exec(f"def make(dc):\n    @dc\n    class C:\n        v: {_PY[hint]}\n    return C", ns)
     adapter = TypeAdapter(ns["make"](pyd_dataclass))
-    samples = [0, 1, 2, -3, 5.0, 5.5, True, False, None, "", "7", " 7 ", "7.0", "1e3", "1_000", "abc", "80g",
-               "yes", "Off", "t", "inf", "nan", [], [1], [1, "2"], [1.5], {}, {"a": 1}]
+    samples = [
+        0,
+        1,
+        2,
+        -3,
+        5.0,
+        5.5,
+        True,
+        False,
+        None,
+        "",
+        "7",
+        " 7 ",
+        "7.0",
+        "1e3",
+        "1_000",
+        "abc",
+        "80g",
+        "yes",
+        "Off",
+        "t",
+        "inf",
+        "nan",
+        [],
+        [1],
+        [1, "2"],
+        [1.5],
+        {},
+        {"a": 1},
+    ]
     for value in samples:
         try:
             adapter.validate_json(json.dumps({"v": value}))
@@ -505,10 +604,10 @@ def test_key_written_with_escaped_quotes_is_underlined_exactly(tmp_path):
     """`\\"` inside a double-quoted shell word is two bytes for one quote: the underline
     covers the key's name, no more (it used to end one column late)."""
     text = (
-        'vllm serve m --kv-transfer-config '
+        "vllm serve m --kv-transfer-config "
         '"{\\"kv_connector\\":\\"NixlConnector\\",\\"kv_role\\":\\"kv_both\\",\\"kv_bufer_size\\":1}"\n'
         "vllm serve m --kv-transfer-config "
-        "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_bufer_size\":1}'\n"
+        '\'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_bufer_size":1}\'\n'
     )
     diags = [d for d in lint(tmp_path, text, "0.20.2") if d.code == "VC022"]
     lines = text.splitlines()
@@ -534,13 +633,17 @@ def test_offloading_spec_module_keys_are_not_judged(tmp_path, version, extra, fl
 
 
 def test_lmcache_keys_before_use_native_existed_all_go_to_lmcache(tmp_path):
-    text = kv('{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both","kv_connector_extra_config":'
-              '{"use_native":true,"anything":1}}')
+    text = kv(
+        '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both","kv_connector_extra_config":'
+        '{"use_native":true,"anything":1}}'
+    )
     assert [d.code for d in lint(tmp_path, text, "0.10.2") if d.code == "VC028"] == []
     assert [d.code for d in lint(tmp_path, text, "0.33.0") if d.code == "VC028"] == ["VC028"]
 
 
 def test_lmcache_mp_namespace_is_lmcaches(tmp_path):
-    text = kv('{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both","kv_connector_extra_config":'
-              '{"lmcache.mp.port":5555,"lmcache.anything":1}}')
+    text = kv(
+        '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both","kv_connector_extra_config":'
+        '{"lmcache.mp.port":5555,"lmcache.anything":1}}'
+    )
     assert [d.code for d in lint(tmp_path, text, "0.33.0") if d.code == "VC028"] == []

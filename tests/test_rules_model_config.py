@@ -100,8 +100,12 @@ def test_quantized_checkpoints_pass(tmp_path):
     model(tmp_path, "file", DENSE, quant_config__json='{"w_bit": 4}')
     model(tmp_path, "gptq", DENSE, quantize_config__json='{"bits": 4}')
     model(tmp_path, "ct", {**DENSE, "compression_config": {"quant_method": "compressed-tensors"}})
-    for s in ("vllm serve ./awq --quantization awq\n", "vllm serve ./file --quantization awq\n",
-              "vllm serve ./gptq --quantization gptq\n", "vllm serve ./ct --quantization awq\n"):
+    for s in (
+        "vllm serve ./awq --quantization awq\n",
+        "vllm serve ./file --quantization awq\n",
+        "vllm serve ./gptq --quantization gptq\n",
+        "vllm serve ./ct --quantization awq\n",
+    ):
         assert lint(tmp_path, s) == [], s
     # gptq reads only quantize_config.json
     s = "vllm serve ./file --quantization gptq\n"
@@ -110,7 +114,7 @@ def test_quantized_checkpoints_pass(tmp_path):
 
 def test_hf_overrides_may_carry_the_settings(tmp_path):
     model(tmp_path, "m", DENSE)
-    s = "vllm serve ./m --quantization awq --hf-overrides '{\"quantization_config_file\": \"q.json\"}'\n"
+    s = 'vllm serve ./m --quantization awq --hf-overrides \'{"quantization_config_file": "q.json"}\'\n'
     assert lint(tmp_path, s) == []
 
 
@@ -135,8 +139,11 @@ def test_batched_tokens_below_the_derived_length(tmp_path):
 
 
 def test_derived_length_follows_rope_and_the_tokenizer(tmp_path):
-    model(tmp_path, "yarn", {**DENSE, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
-                                                       "original_max_position_embeddings": 32768}})
+    model(
+        tmp_path,
+        "yarn",
+        {**DENSE, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}},
+    )
     s = "vllm serve ./yarn --no-enable-chunked-prefill --max-num-batched-tokens 65536\n"
     # yarn's factor already applies (ROPE types vLLM does not scale again): 40960
     assert lint(tmp_path, s) == []
@@ -156,7 +163,7 @@ def test_derived_length_follows_rope_and_the_tokenizer(tmp_path):
 
 def test_mtp_on_a_dense_model(tmp_path):
     model(tmp_path, "m", DENSE)
-    s = "vllm serve ./m --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'\n"
+    s = 'vllm serve ./m --speculative-config \'{"method": "mtp", "num_speculative_tokens": 1}\'\n'
     assert lint(tmp_path, s) == [("VC264", 1, col(s, '"mtp"'), "error")]
     assert lint(tmp_path, s, "0.19.1") == []  # not checked before 0.20.2
 
@@ -164,14 +171,13 @@ def test_mtp_on_a_dense_model(tmp_path):
 def test_mtp_where_the_checkpoint_has_layers_or_a_draft_is_given(tmp_path):
     model(tmp_path, "ds", MTP)
     model(tmp_path, "m", DENSE)
-    s = "vllm serve ./ds --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'\n"
+    s = 'vllm serve ./ds --speculative-config \'{"method": "mtp", "num_speculative_tokens": 1}\'\n'
     assert lint(tmp_path, s) == []
-    s = ("vllm serve ./m --speculative-config "
-         "'{\"method\": \"mtp\", \"model\": \"./m-mtp\", \"num_speculative_tokens\": 1}'\n")
+    s = 'vllm serve ./m --speculative-config \'{"method": "mtp", "model": "./m-mtp", "num_speculative_tokens": 1}\'\n'
     assert lint(tmp_path, s) == []
     cfg = {**DENSE, "model_type": "qwen3_next"}  # a type vLLM's MTP set-up knows by name
     model(tmp_path, "next", cfg)
-    s = "vllm serve ./next --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'\n"
+    s = 'vllm serve ./next --speculative-config \'{"method": "mtp", "num_speculative_tokens": 1}\'\n'
     assert lint(tmp_path, s) == []
 
 
@@ -198,7 +204,7 @@ def test_a_hub_model_is_read_from_the_hf_cache(tmp_path, monkeypatch):
     assert lint(tmp_path, s) == []  # the test's own (empty) cache: nothing known
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
     assert lint(tmp_path, s) == [("VC205", 1, col(s, "--max-model-len"), "error")]
-    s = "vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2}'\n"
+    s = 'vllm serve Qwen/Qwen3-8B --speculative-config \'{"method": "mtp", "num_speculative_tokens": 2}\'\n'
     assert [c for c, *_ in lint(tmp_path, s)] == ["VC264"]
 
 

@@ -57,17 +57,12 @@ def test_speculative_unknown_key(tmp_path, version, severity):
     # SpeculativeConfig forbids extra keys from 0.16 (the @config decorator); 0.13.0
     # drops them silently
     text = serve('--speculative-config \'{"method":"ngram","num_speculative_token":3}\'')
-    assert lint(tmp_path, text, version) == [
-        ("VC022", 1, col(text, "num_speculative_token"), severity)
-    ]
+    assert lint(tmp_path, text, version) == [("VC022", 1, col(text, "num_speculative_token"), severity)]
 
 
 @pytest.mark.parametrize("version", RELEASES)
 def test_valid_speculative_config_is_clean(tmp_path, version):
-    text = serve(
-        '--speculative-config \'{"method":"ngram","num_speculative_tokens":3,'
-        '"prompt_lookup_max":4}\''
-    )
+    text = serve('--speculative-config \'{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\'')
     assert lint(tmp_path, text, version) == []
 
 
@@ -189,7 +184,7 @@ def test_logging_level(tmp_path, version):
 def test_compilation_config_that_is_not_an_object(tmp_path, version):
     text = serve("--compilation-config 3")
     assert lint(tmp_path, text, version) == [("VC024", 1, col(text, " 3") + 1, "error")]
-    assert lint(tmp_path, serve('--compilation-config \'{"cudagraph_capture_sizes":[1,2,4]}\''), version) == []
+    assert lint(tmp_path, serve("--compilation-config '{\"cudagraph_capture_sizes\":[1,2,4]}'"), version) == []
 
 
 @pytest.mark.parametrize("version", RELEASES)
@@ -227,11 +222,14 @@ def test_dotted_key_after_json_loses_the_connector(tmp_path, version):
 
 
 @pytest.mark.parametrize("version", RELEASES)
-@pytest.mark.parametrize(("args", "at"), [
-    ("--kv-transfer-config.kv_role kv_producer", "--kv-transfer-config.kv_role"),
-    ("--kv-transfer-config '{}'", "{}"),
-    ('--kv-transfer-config \'{"kv_role":"kv_both"}\'', '{"kv_role"'),
-])
+@pytest.mark.parametrize(
+    ("args", "at"),
+    [
+        ("--kv-transfer-config.kv_role kv_producer", "--kv-transfer-config.kv_role"),
+        ("--kv-transfer-config '{}'", "{}"),
+        ('--kv-transfer-config \'{"kv_role":"kv_both"}\'', '{"kv_role"'),
+    ],
+)
 def test_kv_config_without_connector(tmp_path, version, args, at):
     text = serve(args)
     assert lint(tmp_path, text, version) == [("VC231", 1, col(text, at), "error")]
@@ -239,8 +237,10 @@ def test_kv_config_without_connector(tmp_path, version, args, at):
 
 @pytest.mark.parametrize("version", RELEASES)
 def test_kv_config_with_connector_or_offloading_is_clean(tmp_path, version):
-    for args in ("--kv-transfer-config.kv_connector NixlConnector --kv-transfer-config.kv_role kv_both",
-                 "--kv-offloading-size 4 --kv-transfer-config '{\"kv_role\":\"kv_both\"}'"):
+    for args in (
+        "--kv-transfer-config.kv_connector NixlConnector --kv-transfer-config.kv_role kv_both",
+        '--kv-offloading-size 4 --kv-transfer-config \'{"kv_role":"kv_both"}\'',
+    ):
         assert [c for c, *_ in lint(tmp_path, serve(args), version) if c == "VC231"] == []
 
 
@@ -256,24 +256,34 @@ def test_unknown_variable_with_fail_on_environ_validation(tmp_path):
 
 
 @pytest.mark.parametrize("version", RELEASES)
-@pytest.mark.parametrize(("args", "bad"), [
-    ('--compilation-config \'{"mode":7}\'', "7}"),
-    ('--compilation-config \'{"mode":"VLLM_COMPILED"}\'', '"VLLM_COMPILED"'),
-    ('--compilation-config \'{"cudagraph_mode":"FULLL"}\'', '"FULLL"'),
-    ("--compilation-config.mode 9", "9"),
-    ("--compilation-config.cudagraph_mode PIECEWIS", "PIECEWIS"),
-])
+@pytest.mark.parametrize(
+    ("args", "bad"),
+    [
+        ("--compilation-config '{\"mode\":7}'", "7}"),
+        ('--compilation-config \'{"mode":"VLLM_COMPILED"}\'', '"VLLM_COMPILED"'),
+        ('--compilation-config \'{"cudagraph_mode":"FULLL"}\'', '"FULLL"'),
+        ("--compilation-config.mode 9", "9"),
+        ("--compilation-config.cudagraph_mode PIECEWIS", "PIECEWIS"),
+    ],
+)
 def test_compilation_enum_keys(tmp_path, version, args, bad):
     text = serve(args)
     assert lint(tmp_path, text, version) == [("VC025", 1, col(text, bad), "error")]
 
 
 @pytest.mark.parametrize("version", RELEASES)
-@pytest.mark.parametrize("args", [
-    '--compilation-config \'{"mode":3}\'', '--compilation-config \'{"mode":"vllm_compile"}\'',
-    '--compilation-config \'{"cudagraph_mode":"full_and_piecewise"}\'',
-    '--compilation-config \'{"cudagraph_mode":2}\'', "--compilation-config.mode 3", "-O3", "-O0",
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        "--compilation-config '{\"mode\":3}'",
+        '--compilation-config \'{"mode":"vllm_compile"}\'',
+        '--compilation-config \'{"cudagraph_mode":"full_and_piecewise"}\'',
+        "--compilation-config '{\"cudagraph_mode\":2}'",
+        "--compilation-config.mode 3",
+        "-O3",
+        "-O0",
+    ],
+)
 def test_compilation_enum_keys_valid(tmp_path, version, args):
     assert lint(tmp_path, serve(args), version) == []
 
@@ -287,25 +297,31 @@ def test_optimization_level_outside_the_enum(tmp_path, version):
 # --------------------------------------------------------------------------- field validators
 
 
-@pytest.mark.parametrize(("args", "bad", "code"), [
-    # a wrap validator that only lets None through: anything else is judged
-    ('--compilation-config \'{"pass_config":{"fuse_norm_quant":"maybe"}}\'', '"maybe"', "VC024"),
-    ('--kernel-config \'{"enable_jit_warmup":"maybe"}\'', '"maybe"', "VC024"),
-    ('--compilation-config \'{"max_cudagraph_capture_size":"abc"}\'', '"abc"', "VC024"),
-    # a before validator that lower-cases text and turns "-" into "_": then the Literal
-    ('--kernel-config \'{"moe_backend":"auot"}\'', '"auot"', "VC025"),
-])
+@pytest.mark.parametrize(
+    ("args", "bad", "code"),
+    [
+        # a wrap validator that only lets None through: anything else is judged
+        ('--compilation-config \'{"pass_config":{"fuse_norm_quant":"maybe"}}\'', '"maybe"', "VC024"),
+        ('--kernel-config \'{"enable_jit_warmup":"maybe"}\'', '"maybe"', "VC024"),
+        ('--compilation-config \'{"max_cudagraph_capture_size":"abc"}\'', '"abc"', "VC024"),
+        # a before validator that lower-cases text and turns "-" into "_": then the Literal
+        ('--kernel-config \'{"moe_backend":"auot"}\'', '"auot"', "VC025"),
+    ],
+)
 def test_keys_behind_a_field_validator_are_judged(tmp_path, args, bad, code):
     text = serve(args)
     assert lint(tmp_path, text, "0.33.0") == [(code, 1, col(text, bad), "error")]
 
 
-@pytest.mark.parametrize("args", [
-    '--compilation-config \'{"pass_config":{"fuse_norm_quant":null}}\'',
-    '--compilation-config \'{"pass_config":{"fuse_norm_quant":true}}\'',
-    '--kernel-config \'{"moe_backend":"AUTO"}\'',
-    '--kernel-config \'{"moe_backend":"batched-triton"}\'',
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        '--compilation-config \'{"pass_config":{"fuse_norm_quant":null}}\'',
+        '--compilation-config \'{"pass_config":{"fuse_norm_quant":true}}\'',
+        '--kernel-config \'{"moe_backend":"AUTO"}\'',
+        '--kernel-config \'{"moe_backend":"batched-triton"}\'',
+    ],
+)
 def test_what_a_field_validator_accepts_is_clean(tmp_path, args):
     assert lint(tmp_path, serve(args), "0.33.0") == []
 
@@ -344,5 +360,4 @@ class K:
 '''
     cdef = ast.parse(src).body[0]
     # each with the line of its ``def``
-    assert class_validators(cdef) == {"a": ("none", 5), "b": ("none", 5), "c": ("lower-dash", 13),
-                                      "d": ("coerce", 20)}
+    assert class_validators(cdef) == {"a": ("none", 5), "b": ("none", 5), "c": ("lower-dash", 13), "d": ("coerce", 20)}

@@ -8,8 +8,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 from catalog_factory import L, make_catalog
+
 from vcfg.catalog.knowledge import RemovedEntry
 from vcfg.catalog.model import (
     Catalog,
@@ -47,8 +47,9 @@ def kv_class(*extra: ConfigField, forbid: bool = True) -> ConfigClass:
         extra_forbid=forbid,
         fields=[
             field("kv_connector", "str | None", ["str", "None"]),
-            field("kv_role", "Literal[...] | None", ["Literal", "None"],
-                  choices=["kv_producer", "kv_both", "kv_consumer"]),
+            field(
+                "kv_role", "Literal[...] | None", ["Literal", "None"], choices=["kv_producer", "kv_both", "kv_consumer"]
+            ),
             field("kv_port", "int", ["int"], default=14579),
             field("kv_connector_extra_config", "dict[str, Any]", ["dict"], default={}),
             field("kv_connector_module_path", "str | None", ["str", "None"]),
@@ -59,11 +60,12 @@ def kv_class(*extra: ConfigField, forbid: bool = True) -> ConfigClass:
 
 def comp_class() -> ConfigClass:
     return ConfigClass(
-        name="CompilationConfig", loc=L, extra_forbid=True,
+        name="CompilationConfig",
+        loc=L,
+        extra_forbid=True,
         fields=[
             field("mode", "int | None", ["int", "None"], constraint=Constraint(ge=0, le=3)),
-            field("pass_config", "PassConfig", ["PassConfig"], default={"$config": "PassConfig"},
-                  nested="PassConfig"),
+            field("pass_config", "PassConfig", ["PassConfig"], default={"$config": "PassConfig"}, nested="PassConfig"),
             field("sizes", "list[int]", ["list[int]"], default=[]),
             field("derived", "int", ["int"], init=False),
         ],
@@ -71,26 +73,35 @@ def comp_class() -> ConfigClass:
 
 
 def pass_class() -> ConfigClass:
-    return ConfigClass(name="PassConfig", loc=L, extra_forbid=True,
-                       fields=[field("fuse", "bool", ["bool"], default=False)])
+    return ConfigClass(
+        name="PassConfig", loc=L, extra_forbid=True, fields=[field("fuse", "bool", ["bool"], default=False)]
+    )
 
 
 def serve_catalog(version: str = "0.33.0", **kw: Any) -> Catalog:
     flags = [
         F("-h", "--help", action="help", nargs=0, default="==SUPPRESS=="),
-        F("--max-num-seqs", type="int", optional=True, config_class="SchedulerConfig",
-          config_field="max_num_seqs"),
+        F("--max-num-seqs", type="int", optional=True, config_class="SchedulerConfig", config_field="max_num_seqs"),
         F("--gpu-memory-utilization", "--device-memory-utilization", type="float", default=0.9),
         F("--dtype", type="str", choices=["auto", "half", "bfloat16"], default="auto"),
-        F("--enable-prefix-caching", "--no-enable-prefix-caching", "--disable-prefix-caching",
-          action="enable_disable", nargs=0),
+        F(
+            "--enable-prefix-caching",
+            "--no-enable-prefix-caching",
+            "--disable-prefix-caching",
+            action="enable_disable",
+            nargs=0,
+        ),
         F("--served-model-name", type="str", nargs="+", optional=True),
         F("--max-model-len", type="human_readable_int_or_auto"),
         F("--moe-backend", type="lower_underscore", choices=["auto", "deep_gemm"], default="auto"),
-        F("--kv-transfer-config", type="config", optional=True,
-          config_class_of_value="KVTransferConfig"),
-        F("-cc", "--compilation-config", type="config", config_class_of_value="CompilationConfig",
-          default={"$config": "CompilationConfig"}),
+        F("--kv-transfer-config", type="config", optional=True, config_class_of_value="KVTransferConfig"),
+        F(
+            "-cc",
+            "--compilation-config",
+            type="config",
+            config_class_of_value="CompilationConfig",
+            default={"$config": "CompilationConfig"},
+        ),
         F("--old-flag", type="int", deprecated=True, default=1),
         F("--tool-call-parser", type="str", optional=True, metavar_choices=["hermes", "mistral"]),
         F("--hf-token", type="bool", nargs="?", const=True),
@@ -100,13 +111,28 @@ def serve_catalog(version: str = "0.33.0", **kw: Any) -> Catalog:
         vllm_version=version,
         flags=kw.get("flags", flags),
         configs=kw.get("configs", [kv_class(), comp_class(), pass_class()]),
-        connectors=kw.get("connectors", [
-            Connector(name="NixlConnector", module="m", class_name="N", loc=L,
-                      extra_keys=[ExtraKey(name="backends", default=["UCX"], loc=L),
-                                  ExtraKey(name="num_threads", type="int", default=4, loc=L)]),
-            Connector(name="ExampleConnector", module="m", class_name="E", loc=L,
-                      extra_keys=[ExtraKey(name="shared_storage_path", default="/tmp", loc=L)]),
-        ]),
+        connectors=kw.get(
+            "connectors",
+            [
+                Connector(
+                    name="NixlConnector",
+                    module="m",
+                    class_name="N",
+                    loc=L,
+                    extra_keys=[
+                        ExtraKey(name="backends", default=["UCX"], loc=L),
+                        ExtraKey(name="num_threads", type="int", default=4, loc=L),
+                    ],
+                ),
+                Connector(
+                    name="ExampleConnector",
+                    module="m",
+                    class_name="E",
+                    loc=L,
+                    extra_keys=[ExtraKey(name="shared_storage_path", default="/tmp", loc=L)],
+                ),
+            ],
+        ),
         env_vars=kw.get("env_vars", []),
     )
 
@@ -188,7 +214,12 @@ def test_serve_json_options_take_a_mapping_or_json_text_from_0_16() -> None:
     assert not ok(s, {"compilation-config": None})  # not an optional option
     # nested class schemas live in $defs (definitions in draft-07) once each
     assert set(s["definitions"]) == {
-        "KVTransferConfig", "CompilationConfig", "PassConfig", "_abbreviation", "_dotted", "_dotted_unknown",
+        "KVTransferConfig",
+        "CompilationConfig",
+        "PassConfig",
+        "_abbreviation",
+        "_dotted",
+        "_dotted_unknown",
     }
     assert "derived" not in s["definitions"]["CompilationConfig"]["properties"]
 
@@ -209,8 +240,10 @@ def test_serve_words_are_facts() -> None:
     assert "vllm/engine/arg_utils.py:7" in md
     assert "Choices: `auto`, `half`, `bfloat16`" in p["dtype"]["markdownDescription"]
     assert p["dtype"]["default"] == "auto" and p["dtype"]["enum"] == ["auto", "half", "bfloat16"]
-    assert "`false` is ignored (write `no-enable-prefix-caching: true`)" in \
-        p["enable-prefix-caching"]["markdownDescription"]
+    assert (
+        "`false` is ignored (write `no-enable-prefix-caching: true`)"
+        in p["enable-prefix-caching"]["markdownDescription"]
+    )
     assert p["old-flag"]["deprecated"] is True
     assert p["old-flag"]["deprecationMessage"] == "--old-flag is deprecated in vLLM 0.33.0."
     assert p["tool-call-parser"]["examples"] == ["hermes", "mistral"]
@@ -228,7 +261,9 @@ def test_serve_keys_of_other_releases_are_rejected_with_a_message() -> None:
     # second, deprecation diagnostic
     message = "--gone: removed after vLLM 0.20.2."
     assert s_new["properties"]["gone"] == {
-        "const": message, "errorMessage": message, "doNotSuggest": True,
+        "const": message,
+        "errorMessage": message,
+        "doNotSuggest": True,
     }
     s_old = build_schema(old, "serve", history=h)
     assert s_old["properties"]["fresh"]["errorMessage"] == "--fresh: only from vLLM 0.33.0 on."
@@ -240,9 +275,15 @@ def test_serve_keys_of_other_releases_are_rejected_with_a_message() -> None:
 def test_serve_knowledge_pack_note_joins_the_message() -> None:
     old = serve_catalog("0.20.2", flags=[F("--gone", type="int")])
     new = serve_catalog("0.33.0", flags=[F("--kept", type="int")])
-    entry = RemovedEntry(kind="flag", name="--gone", removed_in="0.33.0", versions=">=0.21",
-                         sources=["research:vllm-config-surface.md"], note="folded into --kept.",
-                         replacement=["--kept"])
+    entry = RemovedEntry(
+        kind="flag",
+        name="--gone",
+        removed_in="0.33.0",
+        versions=">=0.21",
+        sources=["research:vllm-config-surface.md"],
+        note="folded into --kept.",
+        replacement=["--kept"],
+    )
     know = SimpleNamespace(
         removed_flag=lambda name, version: entry if name == "--gone" else None,
         removed_config_field=lambda name, version: None,
@@ -295,20 +336,43 @@ def test_kv_transfer_extra_config_per_connector() -> None:
         "$.kv_connector_extra_config.num_threads"
     ]
     # another connector's block does not apply
-    assert ok(s, {"kv_connector": "ExampleConnector", "kv_role": "kv_both",
-                  "kv_connector_extra_config": {"num_threads": "eight"}})
-    then = next(b["then"] for b in s["allOf"] if b.get("if", {}).get("properties", {})
-                .get("kv_connector", {}).get("const") == "NixlConnector")
+    assert ok(
+        s,
+        {
+            "kv_connector": "ExampleConnector",
+            "kv_role": "kv_both",
+            "kv_connector_extra_config": {"num_threads": "eight"},
+        },
+    )
+    then = next(
+        b["then"]
+        for b in s["allOf"]
+        if b.get("if", {}).get("properties", {}).get("kv_connector", {}).get("const") == "NixlConnector"
+    )
     keys = then["properties"]["kv_connector_extra_config"]["properties"]
     assert keys["backends"]["default"] == ["UCX"] and keys["num_threads"]["default"] == 4
     assert "read with `int()`" in keys["num_threads"]["markdownDescription"]
 
 
 def test_kv_transfer_knowledge_types_choices_required() -> None:
-    key = SimpleNamespace(name="proxy_port", required=True, json_types=["string"], choices=None,
-                          note="joined to a string", required_when=None, unique_per_host=False)
-    only = SimpleNamespace(name="send_type", required=False, json_types=[], choices=["PUT", "GET"],
-                           note="", required_when=None, unique_per_host=False)
+    key = SimpleNamespace(
+        name="proxy_port",
+        required=True,
+        json_types=["string"],
+        choices=None,
+        note="joined to a string",
+        required_when=None,
+        unique_per_host=False,
+    )
+    only = SimpleNamespace(
+        name="send_type",
+        required=False,
+        json_types=[],
+        choices=["PUT", "GET"],
+        note="",
+        required_when=None,
+        unique_per_host=False,
+    )
     facts = SimpleNamespace(keys=[key, only], key=lambda n: {"proxy_port": key, "send_type": only}.get(n))
     know = SimpleNamespace(
         connector_facts=lambda name, version: facts if name == "NixlConnector" else None,
@@ -347,15 +411,17 @@ def test_kv_transfer_removed_field_rejected_where_forbidden_ignored_before() -> 
 
 def env_catalog() -> Catalog:
     E = lambda name, **kw: EnvVar(name=name, loc=Loc(file="vllm/envs.py", line=3), **kw)  # noqa: E731
-    return make_catalog(envs=[
-        E("VLLM_FLAG", type="bool", parse="bool_int", default=False, can_raise=True),
-        E("VLLM_WORD", type="bool", parse="bool_word", truthy=["1", "true"], default=False),
-        E("VLLM_PORT", type="int", parse="port", default=None, can_raise=True),
-        E("VLLM_TIMEOUT", type="float", parse="float", default=5.0),
-        E("VLLM_MODE", type="str", parse="choices", choices=["fast", "slow"], case_sensitive=False),
-        E("VLLM_SET", type="str", parse="set_choices", choices=["a", "b"]),
-        E("VLLM_PATH", type="str", parse="str", default="/x"),
-    ])
+    return make_catalog(
+        envs=[
+            E("VLLM_FLAG", type="bool", parse="bool_int", default=False, can_raise=True),
+            E("VLLM_WORD", type="bool", parse="bool_word", truthy=["1", "true"], default=False),
+            E("VLLM_PORT", type="int", parse="port", default=None, can_raise=True),
+            E("VLLM_TIMEOUT", type="float", parse="float", default=5.0),
+            E("VLLM_MODE", type="str", parse="choices", choices=["fast", "slow"], case_sensitive=False),
+            E("VLLM_SET", type="str", parse="set_choices", choices=["a", "b"]),
+            E("VLLM_PATH", type="str", parse="str", default="/x"),
+        ]
+    )
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from vcfg.catalog import store
 from vcfg.cli.commands import main
-from vcfg.schema.editor import find_modeline, init_editor, set_modeline
 from vcfg.dev.schemas import SCHEMAS_DIR
+from vcfg.schema.editor import find_modeline, init_editor, set_modeline
 
 needs_catalogs = pytest.mark.skipif(not store.bundled_versions(), reason="no bundled catalogs")
 
@@ -35,8 +35,7 @@ def test_schema_serve_equals_the_committed_file() -> None:
 @needs_catalogs
 def test_schema_options(tmp_path: Path) -> None:
     out = tmp_path / "kv.json"
-    r = run("schema", "kv-transfer-config", "--vllm-version", "0.33", "--strict",
-            "--draft", "2020-12", "-o", str(out))
+    r = run("schema", "kv-transfer-config", "--vllm-version", "0.33", "--strict", "--draft", "2020-12", "-o", str(out))
     assert r.exit_code == 0, r.stderr
     assert "note: no catalog for vllm 0.33; using the catalog of 0.33.0" in r.stderr
     s = json.loads(out.read_text())
@@ -91,7 +90,9 @@ def test_set_modeline_cases() -> None:
     assert (text, status) == ("# yaml-language-server: $schema=s.json\nmodel: x\n", "added")
     assert set_modeline(text, "s.json") == (text, "unchanged")
     assert set_modeline(text, "t.json") == (text, "conflict")
-    replaced, status = set_modeline("# top\n# yaml-language-server: $schema=t.json\r\nport: 1\r\n", "s.json", force=True)
+    replaced, status = set_modeline(
+        "# top\n# yaml-language-server: $schema=t.json\r\nport: 1\r\n", "s.json", force=True
+    )
     assert status == "replaced"
     assert replaced == "# top\n# yaml-language-server: $schema=s.json\r\nport: 1\r\n"
     crlf, _ = set_modeline("\ufeffa: 1\r\nb: 2\r\n", "s.json")
@@ -117,9 +118,9 @@ def test_init_editor_writes_schema_and_modelines(tmp_path: Path) -> None:
     assert yaml_file.read_text() == (
         "# yaml-language-server: $schema=../.vcfg/schemas/0.33.0/serve.schema.json\n" + original
     )
-    assert res.settings == {"json.schemas": [
-        {"fileMatch": ["/kv.json"], "url": "./.vcfg/schemas/0.33.0/kv-transfer-config.schema.json"}
-    ]}
+    assert res.settings == {
+        "json.schemas": [{"fileMatch": ["/kv.json"], "url": "./.vcfg/schemas/0.33.0/kv-transfer-config.schema.json"}]
+    }
     assert sorted(built) == [("kv-transfer-config", False), ("serve", False)]
     # again: nothing changes
     res2 = init_editor(["conf/prefill.yaml"], "0.33.0", build, cwd=str(tmp_path))
@@ -132,13 +133,13 @@ def test_init_editor_url_vscode_and_conflicts(tmp_path: Path) -> None:
     never = lambda kind, strict: pytest.fail("no schema file is written with a URL")  # noqa: E731
     res = init_editor(["a.yml"], "0.20.2", never, base_url="https://example.org/s/", cwd=str(tmp_path))
     assert res.conflicts and f.read_text().startswith("# yaml-language-server: $schema=other.json")
-    init_editor(["a.yml"], "0.20.2", never, base_url="https://example.org/s", force=True, strict=True,
-                cwd=str(tmp_path))
+    init_editor(
+        ["a.yml"], "0.20.2", never, base_url="https://example.org/s", force=True, strict=True, cwd=str(tmp_path)
+    )
     assert f.read_text() == (
         "# yaml-language-server: $schema=https://example.org/s/0.20.2/serve.strict.schema.json\nport: 1\n"
     )
-    res = init_editor(["a.yml"], "0.20.2", never, base_url="https://example.org/s", vscode=True,
-                      cwd=str(tmp_path))
+    res = init_editor(["a.yml"], "0.20.2", never, base_url="https://example.org/s", vscode=True, cwd=str(tmp_path))
     assert res.settings == {"yaml.schemas": {"https://example.org/s/0.20.2/serve.schema.json": ["/a.yml"]}}
 
 

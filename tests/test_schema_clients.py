@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from schema_lsp import LspClient, install_yaml_language_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,8 +37,10 @@ EXPECTED = {
     ],
     ("0.33.0", "serve"): [
         ("$.dtype", "'bfloat17' is not one of"),
-        ("$['kv-transfer-config'].kv_buffer_size",
-         "'KVTransferConfig.kv_buffer_size: removed after vLLM 0.31.0."),  # ... was expected
+        (
+            "$['kv-transfer-config'].kv_buffer_size",
+            "'KVTransferConfig.kv_buffer_size: removed after vLLM 0.31.0.",
+        ),  # ... was expected
         ("$['max-num-seqz']", "'not an option of `vllm serve` in vLLM 0.33.0"),
         ("$['gpu-memory-utilization']", "1.3 is greater than the maximum of 1"),
     ],
@@ -51,9 +52,10 @@ EXPECTED = {
 
 def _check_jsonschema(schema: Path, *files: Path) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-m", "check_jsonschema", "-o", "json", "--schemafile", str(schema),
-         *map(str, files)],
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "check_jsonschema", "-o", "json", "--schemafile", str(schema), *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)
@@ -103,8 +105,13 @@ def yaml_ls(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untype
     root = tmp_path_factory.mktemp("yamlls")
     client = LspClient(
         ["node", str(script), "--stdio"],
-        {"validate": True, "completion": True, "hover": True,
-         "schemaStore": {"enable": False}, "kubernetesCRDStore": {"enable": False}},
+        {
+            "validate": True,
+            "completion": True,
+            "hover": True,
+            "schemaStore": {"enable": False},
+            "kubernetesCRDStore": {"enable": False},
+        },
     )
     client.initialize(root)
     yield client, root

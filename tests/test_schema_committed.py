@@ -10,8 +10,8 @@ import pytest
 
 from vcfg.catalog import store
 from vcfg.catalog.releases import newest_patches
-from vcfg.schema import common
 from vcfg.dev.schemas import SCHEMAS_DIR, schema_catalog, write_schemas
+from vcfg.schema import common
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_TOTAL_BYTES = 10 * 1024 * 1024  # 26 minors (0.8 to 0.33), newest patch each: 8.4 MiB
@@ -35,7 +35,9 @@ def test_one_folder_per_bundled_release_with_three_kinds() -> None:
     assert releases == list(newest_patches(tuple(store.bundled_versions())))
     for v in releases:
         assert sorted(p.name for p in (SCHEMAS_DIR / v).iterdir()) == [
-            "env.schema.json", "kv-transfer-config.schema.json", "serve.schema.json"
+            "env.schema.json",
+            "kv-transfer-config.schema.json",
+            "serve.schema.json",
         ]
 
 
@@ -101,12 +103,16 @@ def test_no_vllm_help_text_in_committed_schemas() -> None:
     found += [help_texts.for_env(e) for e in cat.env_vars]
     # sentences of vLLM's prose, long enough not to be a bare name or value
     sentences = {
-        part.strip() for text in found if text for part in text.replace("\n", " ").split(". ")
+        part.strip()
+        for text in found
+        if text
+        for part in text.replace("\n", " ").split(". ")
         if len(part.strip()) >= 30
     }
     assert len(sentences) > 300  # the reader found vLLM's prose
     ours = "\n".join(
-        d for p in (SCHEMAS_DIR / "0.33.0").glob("*.json")
+        d
+        for p in (SCHEMAS_DIR / "0.33.0").glob("*.json")
         for d in _descriptions(json.loads(p.read_text(encoding="utf-8")))
     ).replace("\n", " ")
     leaked = [t for t in sentences if t in ours]

@@ -53,17 +53,28 @@ CASES: dict[str, Any] = {
     "optional-value-bare": {**M, "hf-token": True},
     "lower-underscore-any-case": {**M, "moe-backend": "Triton"},
     "kv-port-as-text": {**M, "kv-transfer-config": {**KV, "kv_port": "21001"}},
-    "kv-module-path": {**M, "kv-transfer-config": {"kv_connector": "MyConnector", "kv_role": "kv_both",
-                                                   "kv_connector_module_path": "my.connectors"}},
-    "speculative-mapping": {**M, "speculative-config": {"method": "ngram", "num_speculative_tokens": 3,
-                                                        "prompt_lookup_max": 4}},
+    "kv-module-path": {
+        **M,
+        "kv-transfer-config": {
+            "kv_connector": "MyConnector",
+            "kv_role": "kv_both",
+            "kv_connector_module_path": "my.connectors",
+        },
+    },
+    "speculative-mapping": {
+        **M,
+        "speculative-config": {"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4},
+    },
     "speculative-null": {**M, "speculative-config": None},
     "json-list-as-text": {**M, "allowed-origins": '["*"]'},
     "zero-tp-parses": {**M, "tensor-parallel-size": 0},
     "big-port-parses": {**M, "port": 99999},
     "kv-extra-config": {**M, "kv-transfer-config": {**KV, "kv_connector_extra_config": {"num_threads": 8}}},
     "argv-kv": ("argv", json.dumps(KV)),
-    "argv-kv-extra-config-bad-value": ("argv", json.dumps({**KV, "kv_connector_extra_config": {"kv_recompute_threshold": "eight"}})),
+    "argv-kv-extra-config-bad-value": (
+        "argv",
+        json.dumps({**KV, "kv_connector_extra_config": {"kv_recompute_threshold": "eight"}}),
+    ),
     "kv-bool-as-text": {**M, "kv-transfer-config": {**KV, "enable_permute_local_kv": "yes"}},
     # likely rejected
     "unknown-key": {**M, "max-num-seqz": 5},
@@ -95,24 +106,17 @@ CASES: dict[str, Any] = {
 
 #: Cases where the schema answers unlike the parser, on purpose.  name -> reason.
 KNOWN = {
-    "kv-broken-json":
-        "JSON inside a string is not parsed by a schema (only its braces are checked)",
-    "int-list":
-        "with the model in the file, the second value lands in the positional model slot "
-        "and vLLM parses it; with the model on the command line it is an error",
-    "switch-with-text":
-        "the same: 'yes' becomes the positional model",
-    "argv-kv-extra-config-bad-value":
-        "kv_connector_extra_config is a free dict to the parser; the schema checks the "
-        "connector's keys now, which vLLM only does when it builds the connector",
-    "kv-bool-as-text":
-        "pydantic reads 'yes' as true; the schema asks for a JSON boolean",
-    "switch-false-dropped":
-        "vLLM's loader drops `false`, so prefix caching stays on: the strict schema rejects "
-        "it where lint warns (VC011); the default schema accepts it, as the parser does",
-    "zero-tp-parses":
-        "the parser takes 0; ParallelConfig's Field(ge=1) rejects it when the engine "
-        "config is built, before the model loads: the schema holds the bound now",
+    "kv-broken-json": "JSON inside a string is not parsed by a schema (only its braces are checked)",
+    "int-list": "with the model in the file, the second value lands in the positional model slot "
+    "and vLLM parses it; with the model on the command line it is an error",
+    "switch-with-text": "the same: 'yes' becomes the positional model",
+    "argv-kv-extra-config-bad-value": "kv_connector_extra_config is a free dict to the parser; the schema checks the "
+    "connector's keys now, which vLLM only does when it builds the connector",
+    "kv-bool-as-text": "pydantic reads 'yes' as true; the schema asks for a JSON boolean",
+    "switch-false-dropped": "vLLM's loader drops `false`, so prefix caching stays on: the strict schema rejects "
+    "it where lint warns (VC011); the default schema accepts it, as the parser does",
+    "zero-tp-parses": "the parser takes 0; ParallelConfig's Field(ge=1) rejects it when the engine "
+    "config is built, before the model loads: the schema holds the bound now",
 }
 
 #: Cases vLLM rejects only because a key is unknown: both schemas reject them too (the
@@ -126,8 +130,7 @@ def _oracle_cases() -> list[dict[str, Any]]:
         if isinstance(case, tuple) and case[0] == "argv":
             out.append({"name": name, "argv": ["serve", "Qwen/Qwen3-8B", "--kv-transfer-config", case[1]]})
         elif isinstance(case, tuple):
-            out.append({"name": name, "yaml": yaml.safe_dump(case[1], sort_keys=False),
-                        "model": "Qwen/Qwen3-8B"})
+            out.append({"name": name, "yaml": yaml.safe_dump(case[1], sort_keys=False), "model": "Qwen/Qwen3-8B"})
         else:
             out.append({"name": name, "yaml": yaml.safe_dump(case, sort_keys=False)})
     return out
@@ -149,8 +152,13 @@ def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
     python = build_oracle_venv()
     f = tmp_path_factory.mktemp("schema-oracle") / "cases.json"
     f.write_text(json.dumps(_oracle_cases()))
-    proc = subprocess.run([str(python), str(ORACLE), str(f)], capture_output=True, text=True,
-                          timeout=600, env=_clean_env(VLLM_TARGET_DEVICE="cpu"))
+    proc = subprocess.run(
+        [str(python), str(ORACLE), str(f)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=_clean_env(VLLM_TARGET_DEVICE="cpu"),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -185,8 +193,10 @@ def test_schema_agrees_with_the_real_parser(verdicts: dict[str, dict[str, Any]])
                 wrong.append(f"{name}: now agrees with the parser; remove it from KNOWN")
             continue
         if strict_ok != parser_ok:
-            wrong.append(f"{name}: parser {'accepts' if parser_ok else 'rejects'} "
-                         f"({verdicts[name]['error']}), strict schema does not")
+            wrong.append(
+                f"{name}: parser {'accepts' if parser_ok else 'rejects'} "
+                f"({verdicts[name]['error']}), strict schema does not"
+            )
         expect_lenient = parser_ok or name in UNKNOWN_KEY_ONLY
         if lenient_ok != expect_lenient:
             wrong.append(f"{name}: lenient schema {'accepts' if lenient_ok else 'rejects'}")

@@ -20,8 +20,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-
 from schema_cases import Case, cases
+
 from vcfg.catalog import store
 from vcfg.lint.engine import lint_paths
 from vcfg.lint.registry import all_rules
@@ -31,9 +31,9 @@ from vcfg.schema.api import make_schema
 NOT_EXPRESSIBLE: dict[str, str] = {
     "VC000": "the file is not YAML (or not a mapping): there is nothing to validate",
     "VC003": "a deprecated option works: the schema marks it `deprecated` (editors strike it through), "
-             "an annotation and not an error",
+    "an annotation and not an error",
     "VC007": "the same option twice (two spellings, a dotted key after the JSON value): which one wins "
-             "depends on the order of the keys, which JSON Schema does not see",
+    "depends on the order of the keys, which JSON Schema does not see",
     "VC010": "`model:` in the file versus the command line's positional model: the command line decides",
     "VC013": "a subcommand is a word of a command line, not a key",
     # VC020 on a mapping before 0.16 (passed on as Python text) is a schema error too
@@ -42,12 +42,37 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "VC900": "suppression comments: YAML comments are not part of the document",
 }
 # cross-field: a finding about two or more options (or an option and the launch around it)
-for _code in ("VC201", "VC202", "VC209", "VC210", "VC211", "VC212", "VC213", "VC214", "VC215",
-              "VC216", "VC218", "VC219", "VC220", "VC221", "VC222", "VC225", "VC226", "VC227",
-              "VC228", "VC229", "VC234", "VC235", "VC236", "VC237"):
+for _code in (
+    "VC201",
+    "VC202",
+    "VC209",
+    "VC210",
+    "VC211",
+    "VC212",
+    "VC213",
+    "VC214",
+    "VC215",
+    "VC216",
+    "VC218",
+    "VC219",
+    "VC220",
+    "VC221",
+    "VC222",
+    "VC225",
+    "VC226",
+    "VC227",
+    "VC228",
+    "VC229",
+    "VC234",
+    "VC235",
+    "VC236",
+    "VC237",
+):
     NOT_EXPRESSIBLE[_code] = "cross-field: it relates several options' values"
-NOT_EXPRESSIBLE["VC231"] = ("cross-field: a KV transfer config without kv_connector fails unless "
-                             "--kv-offloading-size (another option) fills the connector in")
+NOT_EXPRESSIBLE["VC231"] = (
+    "cross-field: a KV transfer config without kv_connector fails unless "
+    "--kv-offloading-size (another option) fills the connector in"
+)
 # the environment and the machine: variables, GPUs, hosts, other files of the deployment
 for _code in ("VC203", "VC217", "VC306"):
     NOT_EXPRESSIBLE[_code] = "the machine: the number of GPUs on the host"
@@ -82,8 +107,25 @@ def test_the_listed_exclusions_are_the_only_ones():
     """A rule not listed is expressible: a new rule that a schema cannot state must be
     added above with its reason (and one it can state, to the schema)."""
     kept = sorted(r.code for r in all_rules() if _expressible(r.code))
-    assert {"VC001", "VC004", "VC005", "VC006", "VC009", "VC011", "VC012", "VC014", "VC022",
-            "VC023", "VC024", "VC025", "VC026", "VC027", "VC224", "VC230", "VC260"} <= set(kept) | {"VC020"}
+    assert {
+        "VC001",
+        "VC004",
+        "VC005",
+        "VC006",
+        "VC009",
+        "VC011",
+        "VC012",
+        "VC014",
+        "VC022",
+        "VC023",
+        "VC024",
+        "VC025",
+        "VC026",
+        "VC027",
+        "VC224",
+        "VC230",
+        "VC260",
+    } <= set(kept) | {"VC020"}
 
 
 def _key_lines(text: str) -> dict[str, tuple[int, int]]:
@@ -126,8 +168,7 @@ def _run(version: str, tmp: Path) -> list[tuple[Case, list, list, dict]]:
     val = _validator(version)
     out = []
     for c, p, text in zip(generated, paths, texts):
-        lint = [d for d in by_file.get(p, [])
-                if d.severity in ("error", "warning") and _counted(d, c.doc.get(c.key))]
+        lint = [d for d in by_file.get(p, []) if d.severity in ("error", "warning") and _counted(d, c.doc.get(c.key))]
         errors = list(val.iter_errors(c.doc))
         out.append((c, lint, errors, _key_lines(text)))
     return out
@@ -142,8 +183,7 @@ def test_lint_findings_are_strict_schema_errors_and_the_reverse(version, rows):
     for c, lint, errors, lines in rows:
         if bool(lint) != bool(errors):
             disagree.append(
-                f"{c.name}: lint {[(d.code, d.message[:60]) for d in lint]}, "
-                f"schema {[e.message[:60] for e in errors]}"
+                f"{c.name}: lint {[(d.code, d.message[:60]) for d in lint]}, schema {[e.message[:60] for e in errors]}"
             )
             continue
         first, last = lines[c.key]
@@ -186,20 +226,32 @@ def test_value_sets_reach_the_schema():
     """The examples of issue 16 that are single values: lint and the schema both reject."""
     v = _validator("0.33.0")
     base = {"model": "Qwen/Qwen3-8B"}
-    for doc in ({"quantization": "gptq4"}, {"attention-backend": "FLASH"}, {"kv-cache-dtype": "fp4"},
-                {"reasoning-parser": "deepseek-r2"},
-                {"enable-auto-tool-choice": True, "tool-call-parser": "hermess"},
-                {"speculative-config": {"method": "ngramm"}},
-                {"speculative-config": {"num_speculative_tokens": -1}},
-                {"speculative-config": {"num_speculative_token": 3}},
-                {"max-model-len": 0}, {"data-parallel-backend": "multiprocessing"}):
+    for doc in (
+        {"quantization": "gptq4"},
+        {"attention-backend": "FLASH"},
+        {"kv-cache-dtype": "fp4"},
+        {"reasoning-parser": "deepseek-r2"},
+        {"enable-auto-tool-choice": True, "tool-call-parser": "hermess"},
+        {"speculative-config": {"method": "ngramm"}},
+        {"speculative-config": {"num_speculative_tokens": -1}},
+        {"speculative-config": {"num_speculative_token": 3}},
+        {"max-model-len": 0},
+        {"data-parallel-backend": "multiprocessing"},
+    ):
         assert not v.is_valid({**base, **doc}), doc
-    for doc in ({"quantization": "gptq"}, {"attention-backend": "flash_attn"},  # case-insensitive
-                {"reasoning-parser": "none"},  # mapped away before the lookup
-                {"tool-call-parser": "hermess"},  # looked up only with --enable-auto-tool-choice
-                {"enable-auto-tool-choice": True, "tool-call-parser": "mine",
-                 "tool-parser-plugin": "my_parsers.py"},  # a plugin may add names
-                {"quantization": None}, {"max-model-len": -1}):
+    for doc in (
+        {"quantization": "gptq"},
+        {"attention-backend": "flash_attn"},  # case-insensitive
+        {"reasoning-parser": "none"},  # mapped away before the lookup
+        {"tool-call-parser": "hermess"},  # looked up only with --enable-auto-tool-choice
+        {
+            "enable-auto-tool-choice": True,
+            "tool-call-parser": "mine",
+            "tool-parser-plugin": "my_parsers.py",
+        },  # a plugin may add names
+        {"quantization": None},
+        {"max-model-len": -1},
+    ):
         assert v.is_valid({**base, **doc}), (doc, [e.message for e in v.iter_errors({**base, **doc})])
 
 

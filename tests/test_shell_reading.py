@@ -146,8 +146,17 @@ def test_eval_of_a_string_with_unknown_parts_reads_the_rest_on_each_path():
     invs = serves(EVAL_UNKNOWN)
     assert len(invs) == 4 and len({i.path for i in invs}) == 4
     longest = max(invs, key=lambda i: len(i.args))
-    assert texts(longest) == ["m", "--port", "8000", None, "--kv-transfer-config", None,
-                              "--tensor-parallel-size", "2", "--enforce-eager"]
+    assert texts(longest) == [
+        "m",
+        "--port",
+        "8000",
+        None,
+        "--kv-transfer-config",
+        None,
+        "--tensor-parallel-size",
+        "2",
+        "--enforce-eager",
+    ]
     extra, kv = longest.args[3], longest.args[5]
     assert extra.may_split and extra.describe_unknown() == "$EXTRA is not set by this script"
     assert kv.value == '{"kv_port": }' and not kv.may_split
@@ -185,7 +194,7 @@ def test_a_string_that_is_all_unknown_stays_unknown():
 
 
 def test_a_string_whose_unknown_part_may_be_what_makes_it_parse_stays_unknown():
-    plan = parse_script("eval \"vllm serve m --port 8000 $OPEN\"\neval \"if $C; then vllm serve m\"\n", "run.sh")
+    plan = parse_script('eval "vllm serve m --port 8000 $OPEN"\neval "if $C; then vllm serve m"\n', "run.sh")
     assert [texts(i) for i in plan.invocations] == [["m", "--port", "8000", None]]
     assert [u.span.line for u in plan.unknowns if u.kind == "eval"] == [1, 2]
 
@@ -208,7 +217,7 @@ def test_docker_run_with_unknown_options_and_a_shell_string_in_the_container(tmp
     assert serves("docker run -d $IMAGE --model m --port 8000\n") == []
     # two such containers each have their own network: no port clash
     two = src.replace("docker run -d", "docker run") + src.replace("docker run -d", "docker run")
-    assert "VC302" not in codes(lint(tmp_path, two.replace("--port 80\"\n", "--port 80\" &\n")))
+    assert "VC302" not in codes(lint(tmp_path, two.replace('--port 80"\n', '--port 80" &\n')))
 
 
 # --------------------------------------------------------------------------- exit on some paths
@@ -233,8 +242,10 @@ def test_exit_in_an_undecided_branch_ends_that_path(tmp_path):
 
 
 def test_what_an_exiting_branch_sets_is_not_seen_after_it():
-    src = ('PORT=8100\nif [ -z "$MODEL" ]; then\n  echo "MODEL is required"; PORT=1\n  exit 1\nfi\n'
-           'vllm serve m --port $PORT\n')
+    src = (
+        'PORT=8100\nif [ -z "$MODEL" ]; then\n  echo "MODEL is required"; PORT=1\n  exit 1\nfi\n'
+        "vllm serve m --port $PORT\n"
+    )
     (inv,) = serves(src)
     assert texts(inv) == ["m", "--port", "8100"] and inv.path is None
 
@@ -242,8 +253,10 @@ def test_what_an_exiting_branch_sets_is_not_seen_after_it():
 def test_a_case_item_that_exits_and_one_that_starts_in_the_background(tmp_path):
     """`a) vllm serve m & ;;` starts in the background (the `&` before `;;`); the `*)`
     usage branch exits; after the case, path `a` runs a second server on the port."""
-    src = "case $2 in\n  a) vllm serve m --port 8300 & ;;\n  *) echo usage; exit 1 ;;\nesac\n" \
-          "vllm serve m --port 8300 &\nwait\n"
+    src = (
+        "case $2 in\n  a) vllm serve m --port 8300 & ;;\n  *) echo usage; exit 1 ;;\nesac\n"
+        "vllm serve m --port 8300 &\nwait\n"
+    )
     first, _ = serves(src)
     assert first.background
     found = lint(tmp_path, src)
@@ -432,7 +445,7 @@ def test_brace_expansion_is_not_a_placeholder():
 def test_a_launch_over_ssh_is_read_from_the_remote_command():
     src = (
         "H=10.0.0.3\nexport VLLM_X=1\n"
-        "ssh -p 2222 $H \"vllm serve m --port 8020 --kv-transfer-config '{\\\"kv_role\\\":\\\"kv_consumer\\\"}'\" &\n"
+        'ssh -p 2222 $H "vllm serve m --port 8020 --kv-transfer-config \'{\\"kv_role\\":\\"kv_consumer\\"}\'" &\n'
     )
     (inv,) = serves(src)
     assert texts(inv) == ["m", "--port", "8020", "--kv-transfer-config", '{"kv_role":"kv_consumer"}']
@@ -443,7 +456,7 @@ def test_a_launch_over_ssh_is_read_from_the_remote_command():
 
 
 def test_printf_output_is_computed():
-    (inv,) = serves('n=7\nvllm serve m --name "run-$(printf %04d $n)-$(printf \'%s_%s\' a b)"\n')
+    (inv,) = serves("n=7\nvllm serve m --name \"run-$(printf %04d $n)-$(printf '%s_%s' a b)\"\n")
     assert texts(inv)[-1] == "run-0007-a_b"
 
 
@@ -555,7 +568,7 @@ def test_source_outside_the_repository_stays_unknown(tmp_path):
 
 
 def test_positional_defaults_and_required_arguments():
-    src = 'ROLE=${1:?usage: $0 prefill|decode}\nP=${2:-8100}\nvllm serve m --role $ROLE --port $P\n'
+    src = "ROLE=${1:?usage: $0 prefill|decode}\nP=${2:-8100}\nvllm serve m --role $ROLE --port $P\n"
     assert texts(serves(src, args=["decode"])[0]) == ["m", "--role", "decode", "--port", "8100"]
     assert texts(serves(src, args=["decode", "9"])[0])[-1] == "9"
 
@@ -592,16 +605,20 @@ def test_another_vllm_image_given_only_options_is_a_serve_launch():
 
 
 def test_docker_run_entrypoint_runs_with_the_words_after_the_image():
-    src = ("docker run --entrypoint vllm vllm/vllm-openai:v0.13.0 serve m --swap-space 4\n"
-           'docker run --rm --entrypoint=/bin/bash vllm/vllm-openai:v0.13.0 -c "vllm serve m2 --port 8001"\n')
+    src = (
+        "docker run --entrypoint vllm vllm/vllm-openai:v0.13.0 serve m --swap-space 4\n"
+        'docker run --rm --entrypoint=/bin/bash vllm/vllm-openai:v0.13.0 -c "vllm serve m2 --port 8001"\n'
+    )
     a, b = serves(src)
     assert texts(a) == ["m", "--swap-space", "4"] and texts(b) == ["m2", "--port", "8001"]
     assert a.image.text == b.image.text == "vllm/vllm-openai:v0.13.0" and a.wrappers[0] == "docker run"
 
 
 def test_a_getopts_loop_without_arguments_never_runs():
-    src = 'm=meta-llama/Llama-2-7b-hf\nwhile getopts ":m:" o; do case $o in m) m=$OPTARG;; esac; done\n' \
-          'docker run vllm:openvino /bin/bash -c "cd / && python3 -m vllm.entrypoints.openai.api_server --model $m"\n'
+    src = (
+        'm=meta-llama/Llama-2-7b-hf\nwhile getopts ":m:" o; do case $o in m) m=$OPTARG;; esac; done\n'
+        'docker run vllm:openvino /bin/bash -c "cd / && python3 -m vllm.entrypoints.openai.api_server --model $m"\n'
+    )
     (inv,) = serves(src, args=[])
     assert texts(inv) == ["--model", "meta-llama/Llama-2-7b-hf"]
     # arguments unknown: the loop may set it; the bash -c string is read with that

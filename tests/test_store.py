@@ -1,8 +1,8 @@
 import pytest
+from catalog_factory import make_catalog
 
 from vcfg.catalog import store
 from vcfg.errors import VcfgError
-from catalog_factory import make_catalog
 
 
 @pytest.fixture
@@ -10,8 +10,9 @@ def bundled(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "BUNDLED_DIR", tmp_path)
     store._load_path.cache_clear()
     for v in ("0.10.2", "0.11.2", "0.20.2", "0.33.0"):
-        store.write_text(tmp_path / f"vllm-{v}.json",
-                         store.dumps(make_catalog(v, flags=[f"--only-in-{v}"]), compact=True))
+        store.write_text(
+            tmp_path / f"vllm-{v}.json", store.dumps(make_catalog(v, flags=[f"--only-in-{v}"]), compact=True)
+        )
     yield tmp_path
     store._load_path.cache_clear()
 
@@ -30,12 +31,15 @@ def test_default_is_newest(bundled):
     assert store.load()[0].vllm_version == "0.33.0"
 
 
-@pytest.mark.parametrize("asked,chosen", [
-    ("0.20.0", "0.20.2"),   # same minor, older patch
-    ("0.20.5", "0.20.2"),   # same minor, newer patch
-    ("0.15.1", "0.11.2"),   # no catalog for the minor: nearest lower
-    ("0.40.0", "0.33.0"),   # newer than all
-])
+@pytest.mark.parametrize(
+    "asked,chosen",
+    [
+        ("0.20.0", "0.20.2"),  # same minor, older patch
+        ("0.20.5", "0.20.2"),  # same minor, newer patch
+        ("0.15.1", "0.11.2"),  # no catalog for the minor: nearest lower
+        ("0.40.0", "0.33.0"),  # newer than all
+    ],
+)
 def test_unknown_patch_uses_nearest_with_note(bundled, asked, chosen):
     cat, note = store.load(asked)
     assert cat.vllm_version == chosen

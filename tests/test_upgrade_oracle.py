@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from test_upgrade import CASES
 
 HERE = Path(__file__).parent
@@ -55,13 +54,18 @@ def _argvs(old: str, new: str, path: Path, tmp: Path) -> list[dict[str, Any]]:
                 name = next(it, "")
                 ref = path.parent / name
                 argv.append(str(migrated if ref.resolve() == path.resolve() else ref))
-        bad = [d for d in errors if inv.span.line <= d.span.line <= inv.span.end_line
-               or d.span.file != str(path)]
+        bad = [d for d in errors if inv.span.line <= d.span.line <= inv.span.end_line or d.span.file != str(path)]
         if plan.source_kind == "serve-config" and b"\nmodel:" not in b"\n" + after:
             # a config without `model:` is used as `vllm serve MODEL --config FILE`
             argv.insert(0, "facebook/opt-125m")
-        out.append({"name": f"{old}->{new} {path.name} #{n}", "argv": ["serve", *argv], "expect_ok": not bad,
-                    "errors": [f"{d.code} {d.message}" for d in bad]})
+        out.append(
+            {
+                "name": f"{old}->{new} {path.name} #{n}",
+                "argv": ["serve", *argv],
+                "expect_ok": not bad,
+                "errors": [f"{d.code} {d.message}" for d in bad],
+            }
+        )
     return out
 
 
@@ -81,14 +85,20 @@ def test_real_parser_accepts_every_migrated_serve_argv(new: str, tmp_path: Path)
         extra["PYTHONPATH"] = str(src.root)
     f = tmp_path / "cases.json"
     f.write_text(json.dumps([{"name": c["name"], "argv": c["argv"]} for c in cases]))
-    proc = subprocess.run([str(python), str(ORACLE), str(f)], capture_output=True, text=True,
-                          timeout=900, env=_clean_env(**extra))
+    proc = subprocess.run(
+        [str(python), str(ORACLE), str(f)], capture_output=True, text=True, timeout=900, env=_clean_env(**extra)
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     verdicts = json.loads(proc.stdout.strip().splitlines()[-1])
-    rejected = [f"{c['name']}: {verdicts[c['name']]['error']}" for c in cases
-                if c["expect_ok"] and not verdicts[c["name"]]["ok"]]
+    rejected = [
+        f"{c['name']}: {verdicts[c['name']]['error']}"
+        for c in cases
+        if c["expect_ok"] and not verdicts[c["name"]]["ok"]
+    ]
     named = [c for c in cases if not c["expect_ok"]]
-    print(f"vllm {new}: {len(cases)} migrated serve launches, {len(cases) - len(named)} expected to parse, "
-          f"{len(rejected)} rejected; {len(named)} with errors named as not migrated, "
-          f"{sum(not verdicts[c['name']]['ok'] for c in named)} of them rejected")
+    print(
+        f"vllm {new}: {len(cases)} migrated serve launches, {len(cases) - len(named)} expected to parse, "
+        f"{len(rejected)} rejected; {len(named)} with errors named as not migrated, "
+        f"{sum(not verdicts[c['name']]['ok'] for c in named)} of them rejected"
+    )
     assert rejected == []

@@ -18,9 +18,9 @@ def _lint(tmp_path: Path, text: str, name: str = "run.sh", version: str = "0.33.
 
 
 def test_watermark_config_without_its_key(tmp_path):
-    text = "vllm serve Qwen/Qwen3-8B --watermark-config '{\"algorithm\": \"gumbel\"}'\n"
+    text = 'vllm serve Qwen/Qwen3-8B --watermark-config \'{"algorithm": "gumbel"}\'\n'
     assert _lint(tmp_path, text) == [("VC260", 1, text.index("{") + 1)]
-    ok = "vllm serve Qwen/Qwen3-8B --watermark-config '{\"key\": 7, \"algorithm\": \"gumbel\"}'\n"
+    ok = 'vllm serve Qwen/Qwen3-8B --watermark-config \'{"key": 7, "algorithm": "gumbel"}\'\n'
     assert _lint(tmp_path, ok) == []
 
 
@@ -31,13 +31,15 @@ def test_in_a_serve_config_mapping(tmp_path):
 
 def test_not_before_the_class_exists(tmp_path):
     # 0.20.2 has no --watermark-config: VC001 speaks, VC260 does not
-    text = "vllm serve Qwen/Qwen3-8B --watermark-config '{\"algorithm\": \"gumbel\"}'\n"
+    text = 'vllm serve Qwen/Qwen3-8B --watermark-config \'{"algorithm": "gumbel"}\'\n'
     assert [c for c, *_ in _lint(tmp_path, text, version="0.20.2")] == ["VC001"]
 
 
 def test_fields_vllm_fills_itself_are_not_judged(tmp_path):
     # SpeculativeConfig.target_model_config: SkipValidation[ModelConfig] = None (0.33.0
     # config/speculative.py:518): a given value is not validated, so no VC022/VC024 inside
-    text = ("vllm serve Qwen/Qwen3-8B --speculative-config "
-            "'{\"method\": \"ngram\", \"num_speculative_tokens\": 3, \"target_model_config\": {\"no_such_key\": 1}}'\n")
+    text = (
+        "vllm serve Qwen/Qwen3-8B --speculative-config "
+        '\'{"method": "ngram", "num_speculative_tokens": 3, "target_model_config": {"no_such_key": 1}}\'\n'
+    )
     assert _lint(tmp_path, text) == []

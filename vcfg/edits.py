@@ -79,5 +79,6 @@ class Fix:
 
 def edit_from_span(span: Span, content: str, original: str, path: str = "") -> Edit:
     """An edit over a span with byte offsets (a launch word's, an option's)."""
-    return Edit(path or span.file, span.start, span.end, content, original,
-                span.line, span.col, span.end_line, span.end_col)
+    return Edit(
+        path or span.file, span.start, span.end, content, original, span.line, span.col, span.end_line, span.end_col
+    )

@@ -32,6 +32,7 @@ else:
     def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
         return lambda f: f
 
+
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
 
 
@@ -56,8 +57,16 @@ class Field:
     """One field of a record (see `field`)."""
 
     __slots__ = (
-        "name", "annotation", "default", "default_factory", "repr", "compare",
-        "description", "pattern", "min_length", "check",
+        "name",
+        "annotation",
+        "default",
+        "default_factory",
+        "repr",
+        "compare",
+        "description",
+        "pattern",
+        "min_length",
+        "check",
     )
 
     def __init__(
@@ -196,7 +205,9 @@ def record(cls: Any = None, /, *, frozen: bool = False, order: bool = False) -> 
             for f in base.__dict__.get("__record_fields__", ()):
                 fields[f.name] = f
         for name, annotation in cls.__dict__.get("__annotations__", {}).items():
-            annotation = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
+            annotation = (
+                annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
+            )
             if annotation.startswith(("ClassVar", "typing.ClassVar")):
                 continue
             value = cls.__dict__.get(name, MISSING)
@@ -371,34 +382,44 @@ def _checker(tp: Any) -> _Check:
     if tp is Any or tp is object:
         return lambda v, loc: v
     if tp is type(None) or tp is None:
+
         def none(v: Any, loc: tuple[Any, ...]) -> Any:
             if v is not None:
                 raise RecordError(loc, f"Input should be None, not {_describe(v)}")
             return v
+
         return none
     if tp is bool:
+
         def boolean(v: Any, loc: tuple[Any, ...]) -> Any:
             if not isinstance(v, bool):
                 raise RecordError(loc, f"Input should be a valid boolean, not {_describe(v)}")
             return v
+
         return boolean
     if tp is int:
+
         def integer(v: Any, loc: tuple[Any, ...]) -> Any:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise RecordError(loc, f"Input should be a valid integer, not {_describe(v)}")
             return v
+
         return integer
     if tp is float:
+
         def number(v: Any, loc: tuple[Any, ...]) -> Any:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise RecordError(loc, f"Input should be a valid number, not {_describe(v)}")
             return float(v)
+
         return number
     if tp is str:
+
         def string(v: Any, loc: tuple[Any, ...]) -> Any:
             if not isinstance(v, str):
                 raise RecordError(loc, f"Input should be a valid string, not {_describe(v)}")
             return v
+
         return string
     if isinstance(tp, type) and hasattr(tp, "__record_fields__"):
         return lambda v, loc: _load(tp, v, loc)
@@ -411,6 +432,7 @@ def _checker(tp: Any) -> _Check:
                 wanted = ", ".join(repr(a) for a in allowed)
                 raise RecordError(loc, f"Input should be one of {wanted}, not {_describe(v)}")
             return v
+
         return literal
     if origin is typing.Union or origin is types.UnionType:
         members = [_checker(a) for a in args]
@@ -424,6 +446,7 @@ def _checker(tp: Any) -> _Check:
                     first = first or e
             assert first is not None
             raise first
+
         return union
     if origin in (list, tuple, set, frozenset):
         item = _checker(args[0]) if args else (lambda v, loc: v)
@@ -432,6 +455,7 @@ def _checker(tp: Any) -> _Check:
             if not isinstance(v, (list, tuple)):
                 raise RecordError(loc, f"Input should be a valid list, not {_describe(v)}")
             return [item(x, (*loc, i)) for i, x in enumerate(v)]
+
         return sequence
     if origin is dict:
         key = _checker(args[0]) if args else (lambda v, loc: v)
@@ -441,6 +465,7 @@ def _checker(tp: Any) -> _Check:
             if not isinstance(v, dict):
                 raise RecordError(loc, f"Input should be a valid dictionary, not {_describe(v)}")
             return {key(k, (*loc, k)): val(x, (*loc, k)) for k, x in v.items()}
+
         return mapping
     raise TypeError(f"records cannot check values of type {tp!r}")
 
@@ -505,5 +530,3 @@ def load(cls: Any, data: Any) -> Any:
     """An instance of record ``cls`` from JSON-like ``data``, every value checked
     (see the module doc); raises `RecordError`."""
     return _load(cls, data, ())
-
-

@@ -55,8 +55,18 @@ def simulate() -> dict:
         in_flight = sum(1 for e in busy if e > start)
         prompt = rng.randint(700, 3200)
         if i in (23, 41):  # the decode node dropped two connections
-            rows.append((prompt, 0, 0.0, [], 0.0, start, start - arrive,
-                         "ServerDisconnectedError: decode instance closed the stream"))
+            rows.append(
+                (
+                    prompt,
+                    0,
+                    0.0,
+                    [],
+                    0.0,
+                    start,
+                    start - arrive,
+                    "ServerDisconnectedError: decode instance closed the stream",
+                )
+            )
             continue
         out_len = rng.randint(32, 160)
         # prefill: compute grows with the prompt, queueing with the requests in flight

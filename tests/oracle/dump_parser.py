@@ -229,8 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--keep-env",
         action="store_true",
-        help="keep VLLM_* variables of the calling environment (default: drop them, "
-        "so defaults are the pristine ones)",
+        help="keep VLLM_* variables of the calling environment (default: drop them, so defaults are the pristine ones)",
     )
     args = ap.parse_args(argv)
 

@@ -91,8 +91,9 @@ def _all_actions(parser: Any) -> list[Any]:
     out = []
     for a in parser._actions:
         out.append(a)
-        for sub in (getattr(a, "choices", None) or {}).values() if hasattr(
-                getattr(a, "choices", None), "values") else ():
+        for sub in (
+            (getattr(a, "choices", None) or {}).values() if hasattr(getattr(a, "choices", None), "values") else ()
+        ):
             if hasattr(sub, "_actions"):
                 out += _all_actions(sub)
     return out
@@ -106,9 +107,13 @@ class Defaults:
     def __init__(self, top: Any) -> None:
         self.actions = _all_actions(top)
         self.saved = [copy.deepcopy(a.default) for a in self.actions]
-        self.parsers = [top] + [s for a in top._actions
-                                for s in ((getattr(a, "choices", None) or {}).values()
-                                          if isinstance(getattr(a, "choices", None), dict) else ())]
+        self.parsers = [top] + [
+            s
+            for a in top._actions
+            for s in (
+                (getattr(a, "choices", None) or {}).values() if isinstance(getattr(a, "choices", None), dict) else ()
+            )
+        ]
         self.saved_p = [copy.deepcopy(p._defaults) for p in self.parsers]
 
     def reset(self) -> None:
@@ -144,9 +149,7 @@ def patch_serve() -> None:
             validate_api(args)
         STAGE.name = "engine config"
         engine_args = AsyncEngineArgs.from_cli_args(args)
-        engine_args.create_engine_config(
-            usage_context=UsageContext.OPENAI_API_SERVER, headless=headless
-        )
+        engine_args.create_engine_config(usage_context=UsageContext.OPENAI_API_SERVER, headless=headless)
 
     class _Loop:
         @staticmethod
@@ -164,8 +167,13 @@ def patch_serve() -> None:
 #: variables older releases read when ``vllm.logger`` is imported (its module-level
 #: ``_configure_vllm_root_logger()``, 0.13.0 logger.py:230); from 0.2x the logging
 #: config is applied from the engine config instead, which the engine stage runs
-LOGGING_VARS = ("VLLM_LOGGING_LEVEL", "VLLM_CONFIGURE_LOGGING", "VLLM_LOGGING_CONFIG_PATH",
-                "VLLM_LOGGING_PREFIX", "VLLM_LOGGING_STREAM")
+LOGGING_VARS = (
+    "VLLM_LOGGING_LEVEL",
+    "VLLM_CONFIGURE_LOGGING",
+    "VLLM_LOGGING_CONFIG_PATH",
+    "VLLM_LOGGING_PREFIX",
+    "VLLM_LOGGING_STREAM",
+)
 
 
 def _import_time_logging() -> Any:
@@ -214,18 +222,19 @@ def judge(top: Any, serve_cmd: Any, launch: dict[str, Any], timeout: int) -> dic
         # argparse prints "usage: ..." then "prog: error: ..." (pydantic's lines follow)
         tail = [ln for ln in lines if ": error: " in ln] or lines[-1:]
         i = lines.index(tail[0]) if tail and tail[0] in lines else 0
-        out.update(ok=False, stage=STAGE.name, error=f"SystemExit({e.code})",
-                   message="\n".join(lines[i:i + 6])[:1500])
+        out.update(
+            ok=False, stage=STAGE.name, error=f"SystemExit({e.code})", message="\n".join(lines[i : i + 6])[:1500]
+        )
     except _Timeout:
         out.update(ok=None, stage=STAGE.name, error="timeout", message=f"over {timeout} s")
     except BaseException as e:  # noqa: BLE001  (vLLM raises anything; all of it is a verdict)
         if isinstance(e, KeyboardInterrupt):
             raise
         tb = traceback.extract_tb(e.__traceback__)
-        where = next((f"{f.filename.split('/vllm/')[-1]}:{f.lineno}" for f in reversed(tb)
-                      if "/vllm/" in f.filename), None)
-        out.update(ok=False, stage=STAGE.name, error=type(e).__name__,
-                   message=str(e)[:1500], raised_at=where)
+        where = next(
+            (f"{f.filename.split('/vllm/')[-1]}:{f.lineno}" for f in reversed(tb) if "/vllm/" in f.filename), None
+        )
+        out.update(ok=False, stage=STAGE.name, error=type(e).__name__, message=str(e)[:1500], raised_at=where)
     finally:
         signal.alarm(0)
         os.environ.clear()
@@ -261,8 +270,13 @@ def main(argv: list[str]) -> int:
         warm = judge(top, serve_cmd, {"id": "warm-up", "argv": launches[0]["argv"][:1]}, 900)
     t1 = time.time()
     with open(dst, "w", encoding="utf-8") as f:
-        head = {"header": True, "vllm_path": os.path.dirname(vllm.__file__),
-                "cpu_platform_forced": forced, "setup_s": round(t1 - t0, 1), "warm_up": warm}
+        head = {
+            "header": True,
+            "vllm_path": os.path.dirname(vllm.__file__),
+            "cpu_platform_forced": forced,
+            "setup_s": round(t1 - t0, 1),
+            "warm_up": warm,
+        }
         f.write(json.dumps(head) + "\n")
         for launch in launches:
             f.write(json.dumps(judge(top, serve_cmd, launch, timeout)) + "\n")

@@ -121,7 +121,7 @@ class Analysis:
 
     @property
     def outcome(self) -> str:
-        """"fail" when a verdict fails, "unknown" when one cannot be decided, else "pass"."""
+        """ "fail" when a verdict fails, "unknown" when one cannot be decided, else "pass"."""
         if self.failed:
             return "fail"
         return "unknown" if any(v.passed is None for v in self.verdicts) else "pass"
@@ -204,11 +204,7 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
     if completed is not None and failed is not None and completed + failed > 0:
         failure_rate = failed / (completed + failed)
 
-    per_request = (
-        analyze_per_request(result.per_request, slos, duration)
-        if result.per_request is not None
-        else None
-    )
+    per_request = analyze_per_request(result.per_request, slos, duration) if result.per_request is not None else None
 
     latency: dict[str, dict[str, float]] = {}
     latency_source: dict[str, str] = {}
@@ -218,9 +214,7 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
         for key, value in s.items():
             if key.endswith(suffix) and not key.startswith("probe_"):
                 stat = key[: -len(suffix)]
-                if stat in ("mean", "median", "std") or (
-                    stat[:1] == "p" and stat[1:2].isdigit()
-                ):
+                if stat in ("mean", "median", "std") or (stat[:1] == "p" and stat[1:2].isdigit()):
                     stats[stat] = value
         if stats:
             latency[metric] = _ordered_stats(stats)
@@ -237,9 +231,7 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
     decode_speed: dict[str, Optional[float]] = {}
     for stat in ("mean", "median", "p99"):
         value = tpot.get(stat)
-        decode_speed[stat] = (
-            None if nothing_succeeded or not value or value <= 0 else 1000.0 / value
-        )
+        decode_speed[stat] = None if nothing_succeeded or not value or value <= 0 else 1000.0 / value
 
     out_tokens, in_tokens = s.get("total_output_tokens"), s.get("total_input_tokens")
     output_tput = ratio(out_tokens, duration)
@@ -288,9 +280,7 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
     verdicts.append(_failure_verdict(failure_rate, slos))
     if slos.min_goodput_pct is not None:
         verdicts.append(_goodput_verdict(slos.min_goodput_pct, per_request, s, completed, failed, duration))
-    speculative = any("accept" in label.lower() for label in result.extras) or any(
-        "accept" in k for k in s
-    )
+    speculative = any("accept" in label.lower() for label in result.extras) or any("accept" in k for k in s)
     broken = broken_measurement(latency, s, result.model_id, speculative=speculative)
     if broken:
         verdicts.append(measurement_verdict(broken))
@@ -320,7 +310,13 @@ def _failure_verdict(failure_rate: Optional[float], slos: Slos) -> Verdict:
     limit = slos.max_failed_pct
     if failure_rate is None:
         return Verdict(
-            "failed_requests", "of sent", limit, None, None, "", unit="%",
+            "failed_requests",
+            "of sent",
+            limit,
+            None,
+            None,
+            "",
+            unit="%",
             reason="the result does not say how many requests failed",
         )
     pct = 100 * failure_rate
@@ -358,7 +354,13 @@ def _goodput_verdict(
 
 def measurement_verdict(reasons: list[str]) -> Verdict:
     return Verdict(
-        "measurement", "checks", 0.0, float(len(reasons)), False, "", unit="",
+        "measurement",
+        "checks",
+        0.0,
+        float(len(reasons)),
+        False,
+        "",
+        unit="",
         reason="; ".join(reasons),
     )
 
@@ -433,8 +435,7 @@ def _caveats(a: Analysis) -> list[Caveat]:
             Caveat(
                 "failed-count-inferred",
                 "note",
-                f"failed requests inferred as num_prompts - successful = "
-                f"{r.num_prompts} - {ok}",
+                f"failed requests inferred as num_prompts - successful = {r.num_prompts} - {ok}",
             )
         )
 

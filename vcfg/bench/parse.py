@@ -14,8 +14,7 @@ from vcfg.bench.tools import foreign_json_tool, foreign_text_tool, refusal_hint
 from vcfg.errors import VcfgError
 
 _HINT = (
-    "pass the text `vllm bench serve` prints (a log that contains it is fine) "
-    "or the JSON it writes with --save-result"
+    "pass the text `vllm bench serve` prints (a log that contains it is fine) or the JSON it writes with --save-result"
 )
 
 
@@ -65,8 +64,7 @@ def loads(data: bytes, source: str) -> list[BenchResult]:
         )
     if not results:
         raise VcfgError(
-            f"{source}: no 'Serving Benchmark Result' block found; "
-            "not a vllm bench serve report",
+            f"{source}: no 'Serving Benchmark Result' block found; not a vllm bench serve report",
             hint=_HINT,
         )
     return results
@@ -106,8 +104,7 @@ def _load_json(text: str, source: str) -> list[BenchResult]:
     for v in values:
         if is_pytorch_format(v):
             raise VcfgError(
-                f"{source}: this is the PyTorch-benchmark-format companion file, "
-                "not the result",
+                f"{source}: this is the PyTorch-benchmark-format companion file, not the result",
                 hint="pass the JSON of the same name without '.pytorch'",
             )
         if tool := foreign_json_tool(v):
@@ -118,8 +115,7 @@ def _load_json(text: str, source: str) -> list[BenchResult]:
         raise _refused(source, tool)
     if not results:
         raise VcfgError(
-            f"{source}: JSON without 'completed' and 'duration'; "
-            "not a vllm bench serve --save-result file",
+            f"{source}: JSON without 'completed' and 'duration'; not a vllm bench serve --save-result file",
             hint=_HINT,
         )
     if len(results) == 1:
@@ -129,9 +125,6 @@ def _load_json(text: str, source: str) -> list[BenchResult]:
 
 def _refused(source: str, tool: str) -> VcfgError:
     return VcfgError(
-        f"{source}: this is {tool} output, not a vllm bench serve result; "
-        "vcfg does not read it as one",
+        f"{source}: this is {tool} output, not a vllm bench serve result; vcfg does not read it as one",
         hint=refusal_hint(tool),
     )
-
-

@@ -99,9 +99,7 @@ class PerRequestAnalysis:
         }
 
 
-def analyze_per_request(
-    pr: PerRequest, slos: Slos, duration_s: Optional[float]
-) -> PerRequestAnalysis:
+def analyze_per_request(pr: PerRequest, slos: Slos, duration_s: Optional[float]) -> PerRequestAnalysis:
     ok = [i for i in range(len(pr)) if pr.succeeded(i)]
     ttfts = [pr.ttfts_s[i] for i in ok]
     # vLLM's TPOT list leaves out one-token outputs (serve.py:655-660, 0.33.0)
@@ -124,9 +122,7 @@ def analyze_per_request(
             "tpot": pr.tpot_s(i) * 1000.0,
             "itl": max(pr.itls_s[i]) * 1000.0 if pr.itls_s[i] else None,
         }
-        broke = tuple(
-            m for m, slo in limits.items() if values[m] is not None and values[m] > slo
-        )
+        broke = tuple(m for m, slo in limits.items() if values[m] is not None and values[m] > slo)
         if not broke:
             good_output_tokens += pr.output_lens[i]
             continue

@@ -11,9 +11,7 @@ from typing import Any
 from vcfg.bench.metrics import Analysis
 from vcfg.errors import VcfgError
 
-NO_DATA_HINT = (
-    "run `vllm bench serve` with --save-result --save-detailed and pass that JSON"
-)
+NO_DATA_HINT = "run `vllm bench serve` with --save-result --save-detailed and pass that JSON"
 
 
 def _pyplot() -> Any:
@@ -34,9 +32,7 @@ def plot_distributions(analyses: list[Analysis], path: str) -> int:
     """Writes the figure; returns how many results it shows."""
     usable = [a for a in analyses if a.per_request is not None and a.per_request.successful]
     if not usable:
-        raise VcfgError(
-            "--plot needs per-request data, and no input has it", hint=NO_DATA_HINT
-        )
+        raise VcfgError("--plot needs per-request data, and no input has it", hint=NO_DATA_HINT)
     plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     panels = (

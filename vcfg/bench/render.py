@@ -137,10 +137,7 @@ def _derived_lines(a: Analysis) -> list[str]:
     out.append("Per-request decode speed = 1000 / TPOT")
     for stat in ("mean", "median", "p99"):
         if tpot.get(stat) is not None:
-            out.append(
-                f"  {_stat_label(stat):<8}{_n(speed[stat], 1):>8} tok/s   "
-                f"= 1000 / {_n(tpot[stat])} ms"
-            )
+            out.append(f"  {_stat_label(stat):<8}{_n(speed[stat], 1):>8} tok/s   = 1000 / {_n(tpot[stat])} ms")
     if not tpot:
         out.append("  - (the result reports no TPOT)")
     out.append("  (one request's speed while it decodes, not the system's)")
@@ -149,8 +146,7 @@ def _derived_lines(a: Analysis) -> list[str]:
     mean_speed = speed["mean"]
     out.append("Effective decode streams = output throughput / mean decode speed")
     out.append(
-        f"  mean    {_n(a.streams['mean'], 1):>8}         "
-        f"= {_n(a.output_throughput)} tok/s / {_n(mean_speed, 1)} tok/s"
+        f"  mean    {_n(a.streams['mean'], 1):>8}         = {_n(a.output_throughput)} tok/s / {_n(mean_speed, 1)} tok/s"
     )
     if a.peak_output_throughput is not None:
         conc = a.streams.get("peak_concurrent_requests")
@@ -160,18 +156,14 @@ def _derived_lines(a: Analysis) -> list[str]:
             f"= {_n(a.peak_output_throughput)} tok/s / {_n(mean_speed, 1)} tok/s{tail}"
         )
     else:
-        out.append(
-            "  peak           -         (no peak output throughput; vLLM reports it since 0.11)"
-        )
+        out.append("  peak           -         (no peak output throughput; vLLM reports it since 0.11)")
     out.append("")
 
     g, s = a.goodput, a.result.summary
     dur = _n(a.duration_s)
     out.append("Token goodput of the successful requests = tokens / duration")
     for name, key in (("input", "total_input_tokens"), ("output", "total_output_tokens")):
-        formula = (
-            f"= {_int(s.get(key))} tokens / {dur} s" if s.get(key) is not None else ""
-        )
+        formula = f"= {_int(s.get(key))} tokens / {dur} s" if s.get(key) is not None else ""
         out.append(f"  {name:<7}{_n(g[name], 1):>9} tok/s   {formula}".rstrip())
     reported = g.get("reported_total")
     rep = f"reported {_n(reported)}; " if reported is not None else ""
@@ -185,27 +177,18 @@ def _derived_lines(a: Analysis) -> list[str]:
     rates = a.request_rates
     out.append("Requests")
     if a.failure_rate is not None:
-        out.append(
-            f"  failure rate       {_pct(a.failure_rate):>10}        "
-            f"= {failed} / ({ok} + {failed})"
-        )
+        out.append(f"  failure rate       {_pct(a.failure_rate):>10}        = {failed} / ({ok} + {failed})")
     else:
         out.append("  failure rate                -        (failed requests not reported)")
-    out.append(
-        f"  request throughput {_n(rates['successful']):>10} req/s  = {_int(_f(ok))} / {dur} s"
-    )
+    out.append(f"  request throughput {_n(rates['successful']):>10} req/s  = {_int(_f(ok))} / {dur} s")
     if rates["attempted"] is not None:
         conf = rates["configured"]
         extra = f"   (configured {conf:.2f})" if conf is not None else ""
-        out.append(
-            f"  attempted          {_n(rates['attempted']):>10} req/s  "
-            f"= ({ok} + {failed}) / {dur} s{extra}"
-        )
+        out.append(f"  attempted          {_n(rates['attempted']):>10} req/s  = ({ok} + {failed}) / {dur} s{extra}")
     vllm_goodput = a.result.get("request_goodput")
     if vllm_goodput is not None:
         out.append(
-            f"  request goodput    {_n(vllm_goodput):>10} req/s  "
-            "(reported by vLLM under the run's own --goodput SLOs)"
+            f"  request goodput    {_n(vllm_goodput):>10} req/s  (reported by vLLM under the run's own --goodput SLOs)"
         )
     return out
 
@@ -234,32 +217,20 @@ def _latency_lines(a: Analysis) -> list[str]:
 def _per_request_lines(p: PerRequestAnalysis, duration: Optional[float]) -> list[str]:
     out = [f"Per-request data: {p.requests} requests, {p.successful} successful"]
     cols = ("count", "mean", "median", "p90", "p99", "max")
-    out.append(
-        f"  {'distribution (ms)':<18}"
-        + "".join(f"{(c if c != 'count' else 'n'):>10}" for c in cols)
-    )
+    out.append(f"  {'distribution (ms)':<18}" + "".join(f"{(c if c != 'count' else 'n'):>10}" for c in cols))
     names = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL (gaps)", "e2el": "E2EL"}
     for metric, dist in p.distributions.items():
-        cells = "".join(
-            f"{(_int(dist[c]) if c == 'count' else _n(dist[c])):>10}" for c in cols
-        )
+        cells = "".join(f"{(_int(dist[c]) if c == 'count' else _n(dist[c])):>10}" for c in cols)
         out.append(f"  {names[metric]:<18}{cells}")
     out.append("")
     g = p.slo_goodput
     slos = ", ".join(f"{m.upper()} <= {v:g} ms" for m, v in g.slos.items())
     out.append(f"SLO goodput ({slos})")
     out.append(f"  {GOODPUT_DEFINITION}")
+    out.append(f"  good requests   {g.good} of {g.successful} successful ({_pct(g.good_fraction)}), of {g.sent} sent")
+    out.append(f"  request goodput {_n(g.request_goodput_req_s)} req/s = {g.good} / {_n(duration)} s")
     out.append(
-        f"  good requests   {g.good} of {g.successful} successful "
-        f"({_pct(g.good_fraction)}), of {g.sent} sent"
-    )
-    out.append(
-        f"  request goodput {_n(g.request_goodput_req_s)} req/s = {g.good} / "
-        f"{_n(duration)} s"
-    )
-    out.append(
-        f"  output goodput  {_n(g.output_goodput_tok_s, 1)} tok/s "
-        "(output tokens of the good requests / duration)"
+        f"  output goodput  {_n(g.output_goodput_tok_s, 1)} tok/s (output tokens of the good requests / duration)"
     )
     if g.violations:
         broken = ", ".join(f"{m.upper()} {n}" for m, n in g.broken_by.items() if n)
@@ -361,9 +332,7 @@ def _md_derived(a: Analysis) -> list[str]:
     ok, failed = a.successful_requests, a.failed_requests
     if a.failure_rate is not None:
         rows.append(("failure rate", _pct(a.failure_rate), f"{failed} / ({ok} + {failed})"))
-    rows.append(
-        ("request throughput", f"{_n(a.request_rates['successful'])} req/s", f"{ok} / {dur} s")
-    )
+    rows.append(("request throughput", f"{_n(a.request_rates['successful'])} req/s", f"{ok} / {dur} s"))
     if a.request_rates["attempted"] is not None:
         rows.append(
             (
@@ -412,8 +381,7 @@ def render_markdown(a: Analysis) -> str:
         slos = ", ".join(f"{m.upper()} <= {v:g} ms" for m, v in g.slos.items())
         out += ["", f"**SLO goodput** ({slos}): {GOODPUT_DEFINITION}.", ""]
         out.append(
-            f"- good requests: {g.good} of {g.successful} successful "
-            f"({_pct(g.good_fraction)}), of {g.sent} sent"
+            f"- good requests: {g.good} of {g.successful} successful ({_pct(g.good_fraction)}), of {g.sent} sent"
         )
         out.append(f"- request goodput: {_n(g.request_goodput_req_s)} req/s")
         out.append(f"- output goodput: {_n(g.output_goodput_tok_s, 1)} tok/s")

@@ -60,12 +60,7 @@ def broken_measurement(
             out.append(f"a negative latency ({shown}): no clock measures that")
     itl = latency.get("itl", {})
     tokens = summary.get("total_output_tokens")
-    if (
-        itl
-        and all(v == 0 for s, v in itl.items() if s != "std")
-        and tokens is not None
-        and tokens > 2 * completed
-    ):
+    if itl and all(v == 0 for s, v in itl.items() if s != "std") and tokens is not None and tokens > 2 * completed:
         out.append(
             "every ITL statistic is 0.00 ms although requests generated "
             f"{tokens / completed:.0f} tokens each on average: the client saw no gaps "
@@ -86,9 +81,7 @@ def broken_measurement(
     return out
 
 
-def identical_across_rates(
-    rates: Sequence[Optional[float]], summaries: Sequence[Mapping[str, float]]
-) -> bool:
+def identical_across_rates(rates: Sequence[Optional[float]], summaries: Sequence[Mapping[str, float]]) -> bool:
     """Several results at different request rates with the same numbers."""
     known = [(r, s) for r, s in zip(rates, summaries) if r is not None]
     if len(known) < 2 or len({r for r, _ in known}) < 2:

@@ -94,10 +94,7 @@ def parse_result(obj: dict[str, Any], source: str) -> BenchResult:
             summary[key] = v
     notes: list[str] = []
     if sglang:
-        notes.append(
-            "read as SGLang bench_serving output (its keys mapped to vLLM's; "
-            "SGLang saves no failed count)"
-        )
+        notes.append("read as SGLang bench_serving output (its keys mapped to vLLM's; SGLang saves no failed count)")
     per_request, problem = _per_request(obj)
     if problem:
         notes.append(f"per-request arrays ignored: {problem}")

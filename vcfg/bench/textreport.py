@@ -72,9 +72,7 @@ _CLOSE = re.compile(r"^\s*={20,}\s*$")
 _SECTION = re.compile(r"^\s*-{2,}.*-{2,}\s*$")
 _VALUE_LINE = re.compile(r"^\s*(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
 # "Mean TTFT (ms)", "P99.9 ITL (ms)"; p_word is str(int(p)) or str(p) (serve.py:1430)
-_LATENCY_LABEL = re.compile(
-    r"^(?P<stat>mean|median|std|p(?P<p>\d+(?:\.\d+)?))\s+(?P<name>.+?)\s+\(ms\)$", re.I
-)
+_LATENCY_LABEL = re.compile(r"^(?P<stat>mean|median|std|p(?P<p>\d+(?:\.\d+)?))\s+(?P<name>.+?)\s+\(ms\)$", re.I)
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 # Context lines of the run's log (serve.py:927, :989, :992, :710-712, 0.33.0; the
@@ -130,9 +128,7 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
     lines = text.splitlines()
     results: list[BenchResult] = []
     context_start = 0
-    starts: list[int] = [
-        n for n, line in enumerate(lines) if _HEADER.match(_ANSI.sub("", line))
-    ]
+    starts: list[int] = [n for n, line in enumerate(lines) if _HEADER.match(_ANSI.sub("", line))]
     for k, start in enumerate(starts):
         header = _HEADER.match(_ANSI.sub("", lines[start]))
         assert header is not None
@@ -159,11 +155,7 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
             label = " ".join(m.group("label").split())
             raw = m.group("value")
             labels.add(label.lower())
-            key = (
-                LABEL_KEYS.get(label.lower())
-                or SGLANG_LABEL_KEYS.get(label.lower())
-                or _latency_key(label)
-            )
+            key = LABEL_KEYS.get(label.lower()) or SGLANG_LABEL_KEYS.get(label.lower()) or _latency_key(label)
             value = _number(raw)
             if key is None or value is None:
                 extras[label] = raw
@@ -178,8 +170,7 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
         sglang = is_sglang_labels(labels)
         if sglang:
             notes.append(
-                "read as SGLang bench_serving output (its labels mapped to vLLM's; "
-                "SGLang reports no failed count)"
+                "read as SGLang bench_serving output (its labels mapped to vLLM's; SGLang reports no failed count)"
             )
         results.append(
             _result(
@@ -192,9 +183,7 @@ def parse_text(text: str, source: str) -> list[BenchResult]:
             )
         )
     if len(results) > 1:
-        results = [
-            _renamed(r, f"{source}#{n}") for n, r in enumerate(results, start=1)
-        ]
+        results = [_renamed(r, f"{source}#{n}") for n, r in enumerate(results, start=1)]
     return results
 
 

@@ -35,9 +35,7 @@ SGLANG_LABELS = frozenset(
     }
 )
 #: keys that only SGLang's result JSON has
-SGLANG_KEYS = frozenset(
-    {"total_output_tokens_retokenized", "mean_e2e_latency_ms", "median_e2e_latency_ms"}
-)
+SGLANG_KEYS = frozenset({"total_output_tokens_retokenized", "mean_e2e_latency_ms", "median_e2e_latency_ms"})
 
 # Console output of the others; each pattern is a line only that tool prints.
 _TEXT_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -89,10 +87,7 @@ def foreign_json_tool(obj: Any) -> Optional[str]:
         # GenAI-Perf: the same metric objects at the top level
         records = obj.get("records")
         metrics = records if isinstance(records, dict) else obj
-        if any(
-            isinstance(v, dict) and "unit" in v and ("avg" in v or "p99" in v)
-            for v in metrics.values()
-        ):
+        if any(isinstance(v, dict) and "unit" in v and ("avg" in v or "p99" in v) for v in metrics.values()):
             return "AIPerf" if records is not None else "AIPerf or GenAI-Perf"
     if isinstance(obj, list) and obj and all(isinstance(r, dict) for r in obj):
         if any("metadata" in r and isinstance(r.get("metrics"), dict) for r in obj):

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Literal, Optional
 
 from vcfg.catalog.model import Catalog
-from vcfg.records import dump
-from vcfg.records import field, record
+from vcfg.records import dump, field, record
 
 Kind = Literal["flag", "env", "config", "field", "connector", "extra_key"]
 Change = Literal["added", "removed", "changed"]
@@ -68,10 +67,7 @@ def _flags(c: Catalog) -> dict[str, dict[str, Any]]:
 
 
 def _envs(c: Catalog) -> dict[str, dict[str, Any]]:
-    return {
-        e.name: {"type": e.type, "default": e.default, "parse": e.parse, "choices": e.choices}
-        for e in c.env_vars
-    }
+    return {e.name: {"type": e.type, "default": e.default, "parse": e.parse, "choices": e.choices} for e in c.env_vars}
 
 
 def _configs(c: Catalog) -> dict[str, dict[str, Any]]:
@@ -97,11 +93,7 @@ def _connectors(c: Catalog) -> dict[str, dict[str, Any]]:
 
 
 def _extra_keys(c: Catalog) -> dict[str, dict[str, Any]]:
-    return {
-        f"{k.name}.{x.name}": {"default": x.default, "type": x.type}
-        for k in c.connectors
-        for x in k.extra_keys
-    }
+    return {f"{k.name}.{x.name}": {"default": x.default, "type": x.type} for k in c.connectors for x in k.extra_keys}
 
 
 KINDS: list[tuple[Kind, Callable[[Catalog], dict[str, dict[str, Any]]]]] = [
@@ -137,13 +129,9 @@ def diff_catalogs(old: Catalog, new: Catalog, history: Iterable[Catalog] = ()) -
             return _cache[cat.vllm_version]
 
         for name in sorted(a.keys() - b.keys()):
-            entries.append(
-                DiffEntry(kind, name, "removed", since=_first_where(hist, cached, name, False))
-            )
+            entries.append(DiffEntry(kind, name, "removed", since=_first_where(hist, cached, name, False)))
         for name in sorted(b.keys() - a.keys()):
-            entries.append(
-                DiffEntry(kind, name, "added", since=_first_where(hist, cached, name, True))
-            )
+            entries.append(DiffEntry(kind, name, "added", since=_first_where(hist, cached, name, True)))
         for name in sorted(a.keys() & b.keys()):
             details = {k: [a[name][k], b[name][k]] for k in a[name] if a[name][k] != b[name][k]}
             if details:
@@ -177,8 +165,7 @@ def render_diff(d: CatalogDiff) -> str:
         counts = {c: sum(e.change == c for e in group) for c in ("removed", "added", "changed")}
         lines.append("")
         lines.append(
-            f"{_TITLES[kind]}: {counts['removed']} removed, {counts['added']} added, "
-            f"{counts['changed']} changed"
+            f"{_TITLES[kind]}: {counts['removed']} removed, {counts['added']} added, {counts['changed']} changed"
         )
         for e in group:
             mark = {"removed": "-", "added": "+", "changed": "~"}[e.change]

@@ -80,7 +80,7 @@ class _Present:
     def extra_keys(self) -> list["_Present"]:
         prefix = self.name + "."
         return [
-            _Present(n[len(prefix):], self._cat)
+            _Present(n[len(prefix) :], self._cat)
             for n, mask in self._cat._index["extra_key"].items()
             if n.startswith(prefix) and mask[self._cat._i] == "1"
         ]

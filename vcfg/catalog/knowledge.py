@@ -23,12 +23,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional, Sequence
 
-
 from vcfg.catalog.releases import GENERATED_BY
 from vcfg.catalog.versions import VersionRange, is_version, parse_range, parse_version
 from vcfg.errors import VcfgError
 from vcfg.records import RecordError, build, dump, field, load, record, replace
-
 
 BUNDLED_DIR = Path(__file__).parent / "data" / "knowledge"
 #: The bundled packs, checked, in the form the linter reads (see `bundled_json`).
@@ -151,7 +149,7 @@ class RemovedEntry(_Versioned):
 
     def __validate__(self) -> None:
         if self.migrate == "rename" and not self.replacement:
-            raise ValueError("migrate = \"rename\" needs a replacement")
+            raise ValueError('migrate = "rename" needs a replacement')
         rng = parse_range(self.versions)
         if parse_version(self.removed_in) not in rng:
             raise ValueError(f"versions {self.versions!r} must contain removed_in {self.removed_in}")
@@ -159,9 +157,7 @@ class RemovedEntry(_Versioned):
             if parse_version(self.last_present) >= parse_version(self.removed_in):
                 raise ValueError("last_present must be older than removed_in")
             if parse_version(self.last_present) in rng:
-                raise ValueError(
-                    f"versions {self.versions!r} must not contain last_present {self.last_present}"
-                )
+                raise ValueError(f"versions {self.versions!r} must not contain last_present {self.last_present}")
 
     def names(self) -> list[str]:
         return [self.name, *self.aliases]
@@ -512,8 +508,7 @@ def _check_duplicates(label: str, content: PackFile) -> None:
             for b in ranges[i + 1 :]:
                 if _overlap(a, b):
                     raise VcfgError(
-                        f"{label}: {kind} {name!r} appears twice for overlapping versions "
-                        f"({a!r} and {b!r})",
+                        f"{label}: {kind} {name!r} appears twice for overlapping versions ({a!r} and {b!r})",
                         hint="split the versions so they do not overlap, or merge the entries",
                     )
 
@@ -580,8 +575,7 @@ def _bundled_packs() -> tuple[Pack, ...]:
     except FileNotFoundError:  # a source tree before generation: read the TOML
         return tuple(_with_overlay(read_pack(f, bundled=True)) for f in _pack_files(BUNDLED_DIR))
     return tuple(
-        Pack(path=BUNDLED_DIR / p["file"], bundled=True, content=build(PackFile, p["content"]))
-        for p in doc["packs"]
+        Pack(path=BUNDLED_DIR / p["file"], bundled=True, content=build(PackFile, p["content"])) for p in doc["packs"]
     )
 
 

@@ -80,13 +80,9 @@ class EnvVar(_Frozen):
     parse: EnvParse = "other"
     choices: Optional[list[str]] = None
     case_sensitive: bool = True
-    truthy: Optional[list[str]] = field(
-        default=None, description="for bool_word: the lower-cased values read as True"
-    )
+    truthy: Optional[list[str]] = field(default=None, description="for bool_word: the lower-cased values read as True")
     can_raise: bool = False
-    reads: list[str] = field(
-        default_factory=list, description="other variables the parser reads"
-    )
+    reads: list[str] = field(default_factory=list, description="other variables the parser reads")
     loc: Loc
 
 
@@ -113,9 +109,7 @@ class ConfigField(_Frozen):
     default: JsonValue = None
     required: bool = False
     constraint: Optional[Constraint] = None
-    nested: Optional[str] = field(
-        default=None, description="config class of a nested config-typed field"
-    )
+    nested: Optional[str] = field(default=None, description="config class of a nested config-typed field")
     init: bool = True
     init_var: bool = False
     #: a ``@field_validator`` that sees the value before pydantic: ``none`` (lets None

@@ -125,8 +125,10 @@ def load_file(path: str) -> PluginCatalog:
     except (OSError, ValueError) as e:
         raise VcfgError(f"{path}: not a vcfg plugin overlay ({e})") from e
     if not isinstance(data, dict) or data.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
-        raise VcfgError(f"{path}: not a vcfg plugin overlay of schema {SCHEMA_VERSION}",
-                        hint="rebuild it with `vcfg catalog build --plugin`")
+        raise VcfgError(
+            f"{path}: not a vcfg plugin overlay of schema {SCHEMA_VERSION}",
+            hint="rebuild it with `vcfg catalog build --plugin`",
+        )
     if p.parent == BUNDLED_DIR:
         return build(PluginCatalog, data)
     try:
@@ -158,12 +160,15 @@ def find(spec: str, base: Optional[Path] = None) -> PluginCatalog:
         if exact:
             return load_file(str(exact[0]))
         have = ", ".join(sorted({v for v, _ in hits})) or "none"
-        raise VcfgError(f"no overlay for plugin {spec} (have: {have})",
-                        hint=f"build it with `vcfg catalog build --plugin {spec}`")
+        raise VcfgError(
+            f"no overlay for plugin {spec} (have: {have})", hint=f"build it with `vcfg catalog build --plugin {spec}`"
+        )
     if not hits:
         known = ", ".join(sorted({n for n, _, _ in available()})) or "none"
-        raise VcfgError(f"no overlay for plugin {name!r} (known: {known})",
-                        hint=f"build one with `vcfg catalog build --plugin {name}==VERSION`")
+        raise VcfgError(
+            f"no overlay for plugin {name!r} (known: {known})",
+            hint=f"build one with `vcfg catalog build --plugin {name}==VERSION`",
+        )
 
     def key(item: tuple[str, Path]) -> Any:
         try:

@@ -14,12 +14,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from vcfg import records
 from vcfg.catalog import packed
-from vcfg.catalog.model import SCHEMA_VERSION, Catalog
 from vcfg.catalog.local import cache_dir
+from vcfg.catalog.model import SCHEMA_VERSION, Catalog
 from vcfg.catalog.versions import Version, parse_version
 from vcfg.errors import VcfgError
-from vcfg import records
 from vcfg.records import RecordError
 
 BUNDLED_DIR = Path(__file__).parent / "data" / "catalogs"

@@ -25,8 +25,7 @@ def render_catalog(cat: Catalog) -> str:
         where = f"  [{f.config_class}.{f.config_field}]" if f.config_class else ""
         dep = " (deprecated)" if f.deprecated else ""
         out.append(
-            f"  {', '.join(f.option_strings) or f.dest}  type={f.type} "
-            f"default={_v(f.default)}{extra}{where}{dep}"
+            f"  {', '.join(f.option_strings) or f.dest}  type={f.type} default={_v(f.default)}{extra}{where}{dep}"
         )
     out += ["", "environment variables:"]
     for e in cat.env_vars:

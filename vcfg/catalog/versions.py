@@ -23,15 +23,13 @@ from typing import Callable
 from vcfg.errors import VcfgError
 from vcfg.records import record
 
-_VERSION_PATTERN = (
-    r"""^\s*v?
+_VERSION_PATTERN = r"""^\s*v?
     (?P<release>\d+(?:\.\d+)*)
     (?:[-_.]?(?P<pre>a|b|rc|alpha|beta|c)[-_.]?(?P<pre_n>\d*))?
     (?:[-_.]?post[-_.]?(?P<post>\d*))?
     (?:[-_.]?dev[-_.]?(?P<dev>\d*))?
     (?:\+[0-9a-z.]+)?
     \s*$"""
-)
 _PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2}
 
 
@@ -87,8 +85,11 @@ def parse_version(text: str) -> Version:
         parts = text.split(".")
         if all(p.isdigit() for p in parts):  # a plain release ("0.33.0"): no pattern needed
             return Version(release=tuple(int(p) for p in parts), text=text)
-    m = (re.match(_VERSION_PATTERN, text, re.VERBOSE | re.IGNORECASE)
-         if isinstance(text, str) and len(text) <= 100 else None)
+    m = (
+        re.match(_VERSION_PATTERN, text, re.VERBOSE | re.IGNORECASE)
+        if isinstance(text, str) and len(text) <= 100
+        else None
+    )
     if m is None:
         shown = text if not isinstance(text, str) or len(text) <= 60 else text[:40] + "..."
         raise VcfgError(f"{shown!r} is not a version number", hint="e.g. 0.33.0")

@@ -15,6 +15,7 @@ import click
 from vcfg import __version__
 from vcfg.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, VcfgError, exit_code_for, print_error, write
 
+
 def fail(message: str, hint: Optional[str] = None) -> NoReturn:
     print_error(message, hint)
     sys.exit(EXIT_ERROR)
@@ -87,17 +88,24 @@ def catalog() -> None:
 
 @catalog.command("build")
 @click.option("--vllm-version", "version", help="a release number; downloaded if not cached")
-@click.option("--source", "source", type=click.Path(),
-              help="a vLLM source tree, git checkout or source tarball (.tar.gz)")
-@click.option("--wheel", "wheel", type=click.Path(), help="a vLLM wheel file")
-@click.option("--plugin", "plugin", metavar="SPEC",
-              help="a plugin's overlay instead: NAME==VERSION (downloaded), its wheel, sdist or folder")
 @click.option(
-    "-o", "--output", type=click.Path(), help="write the catalog here ('-' for stdout) "
-    "instead of vcfg's cache"
+    "--source", "source", type=click.Path(), help="a vLLM source tree, git checkout or source tarball (.tar.gz)"
+)
+@click.option("--wheel", "wheel", type=click.Path(), help="a vLLM wheel file")
+@click.option(
+    "--plugin",
+    "plugin",
+    metavar="SPEC",
+    help="a plugin's overlay instead: NAME==VERSION (downloaded), its wheel, sdist or folder",
+)
+@click.option(
+    "-o", "--output", type=click.Path(), help="write the catalog here ('-' for stdout) instead of vcfg's cache"
 )
 def catalog_build(
-    version: Optional[str], source: Optional[str], wheel: Optional[str], plugin: Optional[str],
+    version: Optional[str],
+    source: Optional[str],
+    wheel: Optional[str],
+    plugin: Optional[str],
     output: Optional[str],
 ) -> None:
     """Build a catalog from vLLM's source (the installed vLLM when nothing is named).
@@ -118,8 +126,11 @@ def catalog_build(
     src = open_source(source=source, wheel=wheel, version=None if (source or wheel) else version)
     cat = build_catalog(src, version=version if (source or wheel) else None)
     if (source or wheel) and not version and not src.version:
-        click.echo(f"note: {src.description} names no version; built as {cat.vllm_version}, after every "
-                   "bundled release (pass --vllm-version to name it)", err=True)
+        click.echo(
+            f"note: {src.description} names no version; built as {cat.vllm_version}, after every "
+            "bundled release (pass --vllm-version to name it)",
+            err=True,
+        )
     label = f" ({cat.label})" if cat.label else ""
     summary = (
         f"vllm {cat.vllm_version}{label}: {len(cat.flags)} flags, {len(cat.env_vars)} env vars, "
@@ -150,8 +161,10 @@ def _build_plugin(spec: str, output: Optional[str]) -> None:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     text = plugins.dumps(pc)
-    summary = (f"{pc.label}: {len(pc.env_vars)} env vars, {len(pc.connectors)} connectors, "
-               f"entry points {', '.join(pc.entry_names)}")
+    summary = (
+        f"{pc.label}: {len(pc.env_vars)} env vars, {len(pc.connectors)} connectors, "
+        f"entry points {', '.join(pc.entry_names)}"
+    )
     if output == "-":
         click.echo(text, nl=False)
         return
@@ -352,15 +365,26 @@ def lsp_cmd(args: tuple[str, ...]) -> None:
 
 @main.command("upgrade")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--from", "old", help="the release the files were written for (default: the one in effect "
-              "for them: the project config's, else the installed vLLM's)")
+@click.option(
+    "--from",
+    "old",
+    help="the release the files were written for (default: the one in effect "
+    "for them: the project config's, else the installed vLLM's)",
+)
 @click.option("--to", "new", help="the release to migrate to (default: the newest bundled)")
 @click.option("--write", is_flag=True, help="write the migrated files (default: print the diff only)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="a .vcfg.toml or pyproject.toml")
 @click.option("--knowledge", "knowledge", multiple=True, type=click.Path(), help="extra knowledge packs")
-def upgrade_cmd(paths: tuple[str, ...], old: Optional[str], new: Optional[str], write: bool, fmt: str,
-                config_path: Optional[str], knowledge: tuple[str, ...]) -> None:
+def upgrade_cmd(
+    paths: tuple[str, ...],
+    old: Optional[str],
+    new: Optional[str],
+    write: bool,
+    fmt: str,
+    config_path: Optional[str],
+    knowledge: tuple[str, ...],
+) -> None:
     """Rewrite launches for a newer vLLM: renamed and removed flags, variables that became
     flags, renamed connectors and JSON keys.  Prints a diff and what it could not migrate;
     exit 1 when something could not be migrated."""
@@ -371,8 +395,11 @@ def upgrade_cmd(paths: tuple[str, ...], old: Optional[str], new: Optional[str], 
     from vcfg.upgrade.report import render_json, render_text
 
     first = Path(paths[0])
-    config = load_config(explicit=Path(config_path)) if config_path else load_config(
-        first.resolve() if first.is_dir() else first.resolve().parent)
+    config = (
+        load_config(explicit=Path(config_path))
+        if config_path
+        else load_config(first.resolve() if first.is_dir() else first.resolve().parent)
+    )
     old, new = resolve_versions(old, new, config, paths)
     u = upgrade(list(paths), old, new, config=config, knowledge_dirs=[Path(k) for k in knowledge])
     problems: list[str] = []
@@ -392,8 +419,13 @@ def upgrade_cmd(paths: tuple[str, ...], old: Optional[str], new: Optional[str], 
 @main.command("connectors")
 @click.option("--vllm-version", "version", help="default: the newest bundled release")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
-@click.option("--plugin", "plugins", multiple=True, metavar="NAME",
-              help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`")
+@click.option(
+    "--plugin",
+    "plugins",
+    multiple=True,
+    metavar="NAME",
+    help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`",
+)
 def connectors_cmd(version: Optional[str], fmt: str, plugins: tuple[str, ...]) -> None:
     """The KV connector registry of a release, plugin connectors included."""
     from vcfg.catalog.knowledge import load_packs
@@ -449,9 +481,8 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
     """Every vLLM launch found in PATH, as vcfg (and vLLM) would see it."""
     from vcfg.launch.args import parse_invocation
     from vcfg.launch.model import SERVE, plan_to_json
-    from vcfg.launch.read import choose, choice_to_json, describe_choice, read_bytes, read_plan
+    from vcfg.launch.read import choice_to_json, choose, describe_choice, read_bytes, read_plan
     from vcfg.launch.readers import ReadContext
-
     from vcfg.lint.deployment_view import launch_hosts
 
     cat = catalog_for(version, path)
@@ -505,9 +536,13 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
             write("  args: " + " ".join(w.text if w.text is not None else "<unknown>" for w in inv.args))
         env = inv.exported_env()
         if env:
-            write("  environment from the script: " + ", ".join(
-                f"{k}={b.value.text if b.value and b.value.text is not None else '<unknown>'}"
-                for k, b in sorted(env.items())))
+            write(
+                "  environment from the script: "
+                + ", ".join(
+                    f"{k}={b.value.text if b.value and b.value.text is not None else '<unknown>'}"
+                    for k, b in sorted(env.items())
+                )
+            )
         unset = sorted(k for k, b in inv.env.items() if b.unset)
         if unset:
             write("  unset by the script: " + ", ".join(unset))
@@ -522,12 +557,15 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
 )
 @click.argument("topic")
 @click.option("--vllm-version", "version", help="default: the newest bundled release")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
-)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
 @click.option("--no-help-text", is_flag=True, help="skip vLLM's own description")
-@click.option("--plugin", "plugins", multiple=True, metavar="NAME",
-              help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`")
+@click.option(
+    "--plugin",
+    "plugins",
+    multiple=True,
+    metavar="NAME",
+    help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`",
+)
 def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool, plugins: tuple[str, ...]) -> None:
     """What TOPIC is, where vLLM defines it, how it flows, and its history.
 
@@ -539,8 +577,13 @@ def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool
     from vcfg.explain.render import render
 
     config = project_config()
-    doc = explain(topic, project_version(version), with_help=not no_help_text,
-                  knowledge_dirs=config.knowledge, plugins=list(plugins) or config.plugins)
+    doc = explain(
+        topic,
+        project_version(version),
+        with_help=not no_help_text,
+        knowledge_dirs=config.knowledge,
+        plugins=list(plugins) or config.plugins,
+    )
     if fmt == "json":
         echo_json(doc)
     else:
@@ -553,12 +596,8 @@ def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool
 
 
 def _slo_options(f: Any) -> Any:
-    f = click.option(
-        "--slo-itl-ms", type=float, help="ITL objective (ms): verdict on the mean ITL"
-    )(f)
-    f = click.option(
-        "--slo-ttft-ms", type=float, help="TTFT objective (ms): verdict on the mean TTFT"
-    )(f)
+    f = click.option("--slo-itl-ms", type=float, help="ITL objective (ms): verdict on the mean ITL")(f)
+    f = click.option("--slo-ttft-ms", type=float, help="TTFT objective (ms): verdict on the mean TTFT")(f)
     f = click.option(
         "--slo-tpot-ms",
         type=float,
@@ -604,15 +643,12 @@ def bench() -> None:
 @bench.command("analyze")
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @_slo_options
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
-)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
 @click.option(
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False),
-    help="write a PNG of the TTFT and TPOT distributions (needs per-request data "
-    "and the 'plot' extra)",
+    help="write a PNG of the TTFT and TPOT distributions (needs per-request data and the 'plot' extra)",
 )
 def bench_analyze(
     files: tuple[str, ...],
@@ -667,9 +703,7 @@ def bench_analyze(
     show_default=True,
     help="B worse than A by more than this (in %, or points for rates) is a regression",
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text"
-)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
 def bench_compare(
     a: str,
     b: str,
@@ -726,8 +760,12 @@ def bench_compare(
 @click.option("--gpus", type=int, help="how many GPUs in all (default: --nodes x --gpus-per-node)")
 @click.option("--gpus-per-node", type=int, help="GPUs of each node: print each node's launch command")
 @click.option("--pd", is_flag=True, help="with --gpus-per-node: prefill on half the nodes, decode on the rest")
-@click.option("--head-address", default="10.0.0.1", show_default=True,
-              help="node 0's address in the printed commands (the others follow it)")
+@click.option(
+    "--head-address",
+    default="10.0.0.1",
+    show_default=True,
+    help="node 0's address in the printed commands (the others follow it)",
+)
 @click.option("--gpu-memory", help="memory of one GPU (default: the project's gpu-memory, else 141GiB)")
 @click.option("--nodes", type=int, default=1, show_default=True, help="nodes the GPUs are spread over")
 @click.option("--max-model-len", type=int, help="default: the model's limit from config.json")
@@ -785,8 +823,16 @@ def plan_cmd(
 
         from vcfg.plan.nodes import per_node_plan
 
-        per_node = per_node_plan(facts, request, result, nodes, gpus_per_node, pd, head_address,
-                                 model_dir or str(Path(model_config or ".").parent))
+        per_node = per_node_plan(
+            facts,
+            request,
+            result,
+            nodes,
+            gpus_per_node,
+            pd,
+            head_address,
+            model_dir or str(Path(model_config or ".").parent),
+        )
     if fmt == "json":
         doc = render_json(result)
         if per_node is not None:

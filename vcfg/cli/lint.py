@@ -35,22 +35,45 @@ class Option:
 
 OPTIONS = (
     Option("--vllm-version", "version", "value", "the release the scripts target", "VERSION"),
-    Option("--format", "fmt", "value", "output format (default: full; auto: github under GitHub Actions)",
-           "FORMAT", FORMATS, "full"),
+    Option(
+        "--format",
+        "fmt",
+        "value",
+        "output format (default: full; auto: github under GitHub Actions)",
+        "FORMAT",
+        FORMATS,
+        "full",
+    ),
     Option("--select", "select", "value", "only these codes or prefixes (comma separated)", "CODES", default=""),
     Option("--ignore", "ignore", "value", "skip these codes or prefixes (comma separated)", "CODES", default=""),
     Option("--config", "config_path", "value", "a .vcfg.toml or pyproject.toml", "FILE"),
     Option("--knowledge", "knowledge", "repeat", "a folder of extra knowledge packs (repeatable)", "DIR"),
-    Option("--stdin-filename", "stdin_filename", "value",
-           "the name '-' (stdin) is read as: its format and per-file settings follow it", "PATH"),
+    Option(
+        "--stdin-filename",
+        "stdin_filename",
+        "value",
+        "the name '-' (stdin) is read as: its format and per-file settings follow it",
+        "PATH",
+    ),
     Option("--output-file", "output_file", "value", "write the report here instead of stdout", "FILE"),
-    Option("--statistics", "statistics", "flag", "count the findings per code instead of listing them",
-           default=False),
-    Option("--fail-on", "fail_on", "value", "exit 1 on findings of this severity or worse (default: warning)",
-           "SEVERITY", SEVERITIES, "warning"),
+    Option("--statistics", "statistics", "flag", "count the findings per code instead of listing them", default=False),
+    Option(
+        "--fail-on",
+        "fail_on",
+        "value",
+        "exit 1 on findings of this severity or worse (default: warning)",
+        "SEVERITY",
+        SEVERITIES,
+        "warning",
+    ),
     Option("--exit-zero", "exit_zero", "flag", "exit 0 even when there are findings", default=False),
-    Option("--show-settings", "show_settings", "flag",
-           "print the resolved settings and where each comes from, then exit", default=False),
+    Option(
+        "--show-settings",
+        "show_settings",
+        "flag",
+        "print the resolved settings and where each comes from, then exit",
+        default=False,
+    ),
     Option("--fix", "fix", "flag", "apply the safe fixes, then report what is left", default=False),
     Option("--diff", "diff", "flag", "print the fixes as a unified diff; change nothing", default=False),
     Option("--unsafe-fixes", "unsafe_fixes", "flag", "with --fix or --diff: the unsafe fixes too", default=False),
@@ -163,10 +186,19 @@ def _lint(args: dict[str, Any]) -> int:
     if args["fix"] or args["diff"]:  # the fix code loads only here
         from vcfg.fix.report import run_fixes
 
-        return run_fixes(args, lambda files, contents: lint_paths(
-            files, args["version"], select=_codes(args["select"]), ignore=_codes(args["ignore"]),
-            config=config, knowledge_dirs=[Path(k) for k in args["knowledge"]], contents=contents,
-        ), render)
+        return run_fixes(
+            args,
+            lambda files, contents: lint_paths(
+                files,
+                args["version"],
+                select=_codes(args["select"]),
+                ignore=_codes(args["ignore"]),
+                config=config,
+                knowledge_dirs=[Path(k) for k in args["knowledge"]],
+                contents=contents,
+            ),
+            render,
+        )
     result = lint_paths(
         paths,
         args["version"],

@@ -53,9 +53,10 @@ def show_settings(args: dict[str, Any], config: Any) -> str:
     if args["stdin_filename"]:
         rows.append(("stdin-filename", args["stdin_filename"], "from --stdin-filename"))
 
-    head = f"config file: {cfg_file}" if cfg_file else (
-        "config file: none (no .vcfg.toml, nor a pyproject.toml with [tool.vcfg], at or above "
-        "the first path)"
+    head = (
+        f"config file: {cfg_file}"
+        if cfg_file
+        else ("config file: none (no .vcfg.toml, nor a pyproject.toml with [tool.vcfg], at or above the first path)")
     )
     out = [head]
     for key, value, origin in rows:

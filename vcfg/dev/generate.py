@@ -17,8 +17,8 @@ import time
 
 from vcfg.catalog import packed, store
 from vcfg.catalog.extract.build import build_catalog
-from vcfg.catalog.releases import BUNDLED_RELEASES, GENERATED_BY
 from vcfg.catalog.extract.source import from_version
+from vcfg.catalog.releases import BUNDLED_RELEASES, GENERATED_BY
 from vcfg.errors import VcfgError
 from vcfg.records import replace
 
@@ -137,8 +137,9 @@ def write_plugins(check: bool = False) -> list[str]:
     for spec in plugins.BUNDLED_PLUGINS:
         pc = generate_plugin(spec)
         plugins.BUNDLED_DIR.mkdir(parents=True, exist_ok=True)
-        stale += _derived_file(f"plugin {spec}", plugins.BUNDLED_DIR / f"{pc.name}-{pc.version}.json",
-                               plugins.dumps(pc), check)
+        stale += _derived_file(
+            f"plugin {spec}", plugins.BUNDLED_DIR / f"{pc.name}-{pc.version}.json", plugins.dumps(pc), check
+        )
     plugins.load_file.cache_clear()
     return stale
 

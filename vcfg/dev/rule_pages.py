@@ -36,8 +36,11 @@ def page(r: Rule) -> str:
     if r.fixes:
         out += ["## Fix\n"]
         for f in r.fixes:
-            how = "safe: `vcfg lint --fix` applies it" if f.applicability == "safe" else \
-                "unsafe: it may change what vLLM does; applied only with `--fix --unsafe-fixes`"
+            how = (
+                "safe: `vcfg lint --fix` applies it"
+                if f.applicability == "safe"
+                else "unsafe: it may change what vLLM does; applied only with `--fix --unsafe-fixes`"
+            )
             out.append(f"- {f.what[0].upper()}{f.what[1:]} ({how}).")
         out.append("")
     if r.example:

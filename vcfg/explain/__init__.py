@@ -51,9 +51,7 @@ def explain(
     # the variables of plugins not named: explained from their overlays, with how to name them
     unnamed = {pc.name: pc for pc in _overlays() if pc.name not in {n.name for n in named}}
     plugin_envs |= {e.name for pc in unnamed.values() for e in pc.env_vars if cat.env(e.name) is None}
-    topic = resolve(
-        asked, cat, history, {c: d["name"] for c, d in rules.items()}, plugin_envs, plugin_connectors
-    )
+    topic = resolve(asked, cat, history, {c: d["name"] for c, d in rules.items()}, plugin_envs, plugin_connectors)
     out: dict[str, Any] = {
         "topic": asked,
         "kind": topic.kind,
@@ -71,11 +69,19 @@ def explain(
         out["facts"] = {"plugin": owner.label, **out.get("facts", {})}
         out.pop("history", None)
         if topic.kind == "env":
-            out["flow"] = [{"stage": "read", "where": out["flow"][0]["where"][:1],
-                            "what": f"{owner.package}/envs.py parses it when the plugin's code reads it "
-                                    "(vLLM itself never does)"}]
-            out["surfaces"] = ["a value the plugin cannot parse: when its code first reads the variable"
-                               if out["facts"].get("can_raise") else "never: any text is accepted"]
+            out["flow"] = [
+                {
+                    "stage": "read",
+                    "where": out["flow"][0]["where"][:1],
+                    "what": f"{owner.package}/envs.py parses it when the plugin's code reads it "
+                    "(vLLM itself never does)",
+                }
+            ]
+            out["surfaces"] = [
+                "a value the plugin cannot parse: when its code first reads the variable"
+                if out["facts"].get("can_raise")
+                else "never: any text is accepted"
+            ]
     elif topic.kind == "plugin_env" and knowledge.plugin_of_env(topic.key) is None:
         out.update(_overlay_env(topic.key, list(unnamed.values())))
     if with_help and topic.kind in ("flag", "env", "field") and not topic.absent:
@@ -123,13 +129,20 @@ def _overlay_env(name: str, overlays: list[Any]) -> dict[str, Any]:
             continue
         platform = [x.name for x in pc.entry_points if x.group == "vllm.platform_plugins"]
         return {
-            "facts": {"plugin": pc.label, "type": e.type, "default": e.default, "parse": e.parse,
-                      "can_raise": e.can_raise},
+            "facts": {
+                "plugin": pc.label,
+                "type": e.type,
+                "default": e.default,
+                "parse": e.parse,
+                "can_raise": e.can_raise,
+            },
             "defined_at": str(e.loc),
-            "note": (f"not a vLLM variable: the {pc.name} plugin reads it. vcfg lint knows it when the "
-                     f"plugin is named: the project's `plugins = [\"{pc.name}\"]`"
-                     + (f" or VLLM_PLUGINS listing `{platform[0]}`" if platform else "")
-                     + f"; here: --plugin {pc.name}"),
+            "note": (
+                f"not a vLLM variable: the {pc.name} plugin reads it. vcfg lint knows it when the "
+                f'plugin is named: the project\'s `plugins = ["{pc.name}"]`'
+                + (f" or VLLM_PLUGINS listing `{platform[0]}`" if platform else "")
+                + f"; here: --plugin {pc.name}"
+            ),
         }
     return {}
 
@@ -141,7 +154,11 @@ def _help(cat: Catalog, loc: Any, kind: str) -> tuple[Optional[str], Optional[st
 
 
 def _absent(
-    topic: Topic, cat: Catalog, hist: dict[str, Any], what: str, knowledge: Any = None,
+    topic: Topic,
+    cat: Catalog,
+    hist: dict[str, Any],
+    what: str,
+    knowledge: Any = None,
     removed_kind: str | None = None,
 ) -> dict[str, Any]:
     """The answer for something the release does not have: since when, its history, and
@@ -200,7 +217,8 @@ def _flag(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, ru
         out["related"] = {
             "fields": [
                 {"name": x.name, "type": x.type, "default": x.default, "choices": x.choices}
-                for x in value_cls.fields if x.init and not x.init_var and not x.name.startswith("_")
+                for x in value_cls.fields
+                if x.init and not x.init_var and not x.name.startswith("_")
             ],
         }
         if value_cls.name == "KVTransferConfig":
@@ -210,7 +228,9 @@ def _flag(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, ru
                 for k in old.connectors:
                     if k.name not in current and k.name not in [g["name"] for g in gone]:
                         h = facts.history("connector", k.name, history)
-                        if h["removed_in"] and store.version_key(h["removed_in"]) <= store.version_key(cat.vllm_version):
+                        if h["removed_in"] and store.version_key(h["removed_in"]) <= store.version_key(
+                            cat.vllm_version
+                        ):
                             gone.append({"name": k.name, "removed_in": h["removed_in"]})
             out["related"]["removed_connectors"] = gone
     return out
@@ -233,12 +253,14 @@ def _env(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, rul
             "also_reads": e.reads,
         },
         "defined_at": str(e.loc),
-        "flow": [{
-            "stage": "read",
-            "what": "vllm/envs.py parses the variable each time vllm.envs.<NAME> is read, until "
-            "the engine caches every variable",
-            "where": [str(e.loc)] + ([x] if (x := facts._site(cat, "envs.enable_envs_cache_call")) else []),
-        }],
+        "flow": [
+            {
+                "stage": "read",
+                "what": "vllm/envs.py parses the variable each time vllm.envs.<NAME> is read, until "
+                "the engine caches every variable",
+                "where": [str(e.loc)] + ([x] if (x := facts._site(cat, "envs.enable_envs_cache_call")) else []),
+            }
+        ],
         "surfaces": facts.env_surfaces(cat, e.can_raise),
         "history": hist,
         "_doc_loc": e.loc,
@@ -281,10 +303,14 @@ def _config(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, 
         "facts": {"fields": len(cls.fields), "bases": cls.bases, "forbids_unknown_keys": cls.extra_forbid},
         "defined_at": str(cls.loc),
         "related": {
-            "fields": [{"name": f.name, "type": f.type, "default": f.default}
-                       for f in cls.fields if f.init and not f.name.startswith("_")],
-            "flags": sorted({f.long_name for f in cat.flags
-                             if f.config_class == cls.name or f.config_class_of_value == cls.name}),
+            "fields": [
+                {"name": f.name, "type": f.type, "default": f.default}
+                for f in cls.fields
+                if f.init and not f.name.startswith("_")
+            ],
+            "flags": sorted(
+                {f.long_name for f in cat.flags if f.config_class == cls.name or f.config_class_of_value == cls.name}
+            ),
         },
         "history": {k: v for k, v in hist.items() if k != "changes"},
     }
@@ -299,8 +325,11 @@ def _connector(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: An
     if k is None:
         if plugin is not None:
             return {
-                "facts": {"plugin": plugin.name, "package": plugin.package,
-                          "enable_with": f"VLLM_PLUGINS={','.join(plugin.plugin_names)}" if plugin.plugin_names else None},
+                "facts": {
+                    "plugin": plugin.name,
+                    "package": plugin.package,
+                    "enable_with": f"VLLM_PLUGINS={','.join(plugin.plugin_names)}" if plugin.plugin_names else None,
+                },
                 "knowledge": kfacts,
                 "history": hist,
                 "exists": True,
@@ -311,11 +340,18 @@ def _connector(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: An
         "defined_at": str(k.loc),
         "class_at": facts._site(cat, f"connector.{k.name}"),
         "flow": facts.numbered(facts.connector_stages(cat, k.name)),
-        "related": {"extra_config_keys": [
-            {"name": x.name, "default": x.default if x.has_default else None,
-             "required": not x.has_default, "type": x.type, "read_at": str(x.loc)}
-            for x in k.extra_keys
-        ]},
+        "related": {
+            "extra_config_keys": [
+                {
+                    "name": x.name,
+                    "default": x.default if x.has_default else None,
+                    "required": not x.has_default,
+                    "type": x.type,
+                    "read_at": str(x.loc),
+                }
+                for x in k.extra_keys
+            ]
+        },
         "knowledge": kfacts,
         "history": hist,
     }
@@ -325,8 +361,12 @@ def _plugin_env(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: A
     p = knowledge.plugin_of_env(topic.key)
     e = p.env_var(topic.key) if p else None
     return {
-        "facts": {"plugin": p.name if p else None, "type": e.type if e else None,
-                  "default": e.default if e else None, "meaning": e.meaning if e else None},
+        "facts": {
+            "plugin": p.name if p else None,
+            "type": e.type if e else None,
+            "default": e.default if e else None,
+            "meaning": e.meaning if e else None,
+        },
         "sources": e.sources if e else [],
         "note": "not a vLLM variable: a plugin reads it; vLLM itself never does",
     }

@@ -24,59 +24,76 @@ def connector_rows(cat: Catalog, knowledge: Knowledge, plugins: Sequence[Any] = 
         if k.name in mine:
             continue
         facts = knowledge.connector_facts(k.name, version)
-        rows.append({
-            "name": k.name,
-            "module": k.module,
-            "class": k.class_name,
-            "registered_at": str(k.loc),
-            "source": "vllm",
-            "roles": _roles(facts),
-            "extra_config_keys": [
-                {"name": x.name, "default": x.default if x.has_default else None,
-                 "required": not x.has_default, "type": x.type}
-                for x in k.extra_keys
-            ] + [  # keys the packs know that vLLM's own code does not show (read elsewhere)
-                {"name": kf.name, "default": None, "required": kf.required, "type": None}
-                for kf in (facts.keys if facts else [])
-                if all(kf.name != x.name for x in k.extra_keys)
-            ],
-            "needs_packages": [p.import_name for p in facts.python_packages] if facts else [],
-        })
-    for pc in plugins:
-        for k in loaded_connectors(pc, None, cat):
-            facts = knowledge.connector_facts(k.name, version)
-            entry = pc.registered_by.get(k.name)
-            rows.append({
+        rows.append(
+            {
                 "name": k.name,
                 "module": k.module,
                 "class": k.class_name,
                 "registered_at": str(k.loc),
-                "source": f"plugin {pc.label}" + (" (replaces vLLM's)" if k.name in pc.replaces else ""),
+                "source": "vllm",
                 "roles": _roles(facts),
                 "extra_config_keys": [
-                    {"name": x.name, "default": x.default if x.has_default else None,
-                     "required": not x.has_default, "type": x.type}
+                    {
+                        "name": x.name,
+                        "default": x.default if x.has_default else None,
+                        "required": not x.has_default,
+                        "type": x.type,
+                    }
                     for x in k.extra_keys
+                ]
+                + [  # keys the packs know that vLLM's own code does not show (read elsewhere)
+                    {"name": kf.name, "default": None, "required": kf.required, "type": None}
+                    for kf in (facts.keys if facts else [])
+                    if all(kf.name != x.name for x in k.extra_keys)
                 ],
-                "enable_with": f"VLLM_PLUGINS listing {entry}" if entry else None,
-            })
+                "needs_packages": [p.import_name for p in facts.python_packages] if facts else [],
+            }
+        )
+    for pc in plugins:
+        for k in loaded_connectors(pc, None, cat):
+            facts = knowledge.connector_facts(k.name, version)
+            entry = pc.registered_by.get(k.name)
+            rows.append(
+                {
+                    "name": k.name,
+                    "module": k.module,
+                    "class": k.class_name,
+                    "registered_at": str(k.loc),
+                    "source": f"plugin {pc.label}" + (" (replaces vLLM's)" if k.name in pc.replaces else ""),
+                    "roles": _roles(facts),
+                    "extra_config_keys": [
+                        {
+                            "name": x.name,
+                            "default": x.default if x.has_default else None,
+                            "required": not x.has_default,
+                            "type": x.type,
+                        }
+                        for x in k.extra_keys
+                    ],
+                    "enable_with": f"VLLM_PLUGINS listing {entry}" if entry else None,
+                }
+            )
     for p in knowledge.plugins:
         if not p.holds_for(version) or any(p.name == pc.name for pc in plugins):
             continue
         for name in p.connectors:
             facts = knowledge.connector_facts(name, version)
-            rows.append({
-                "name": name,
-                "module": p.package,
-                "class": name,
-                "registered_at": None,
-                "source": f"plugin {p.name}",
-                "roles": _roles(facts),
-                "extra_config_keys": [{"name": x.name, "default": None, "required": x.required,
-                                       "type": None} for x in (facts.keys if facts else [])],
-                "needs_env": [" or ".join(group) for group in (facts.env_any_of if facts else [])],
-                "enable_with": f"VLLM_PLUGINS={','.join(p.plugin_names)}" if p.plugin_names else None,
-            })
+            rows.append(
+                {
+                    "name": name,
+                    "module": p.package,
+                    "class": name,
+                    "registered_at": None,
+                    "source": f"plugin {p.name}",
+                    "roles": _roles(facts),
+                    "extra_config_keys": [
+                        {"name": x.name, "default": None, "required": x.required, "type": None}
+                        for x in (facts.keys if facts else [])
+                    ],
+                    "needs_env": [" or ".join(group) for group in (facts.env_any_of if facts else [])],
+                    "enable_with": f"VLLM_PLUGINS={','.join(p.plugin_names)}" if p.plugin_names else None,
+                }
+            )
     return rows
 
 
@@ -110,8 +127,12 @@ def render_text(cat: Catalog, rows: list[dict[str, Any]], markdown: bool = False
         return f"P: {'/'.join(ro['prefill'])}; D: {'/'.join(ro['decode'])}"
 
     if markdown:
-        lines = [f"# KV connectors of vllm {cat.vllm_version}", "",
-                 "| connector | class | source | roles | extra-config keys |", "|---|---|---|---|---|"]
+        lines = [
+            f"# KV connectors of vllm {cat.vllm_version}",
+            "",
+            "| connector | class | source | roles | extra-config keys |",
+            "|---|---|---|---|---|",
+        ]
         for r in rows:
             lines.append(f"| {r['name']} | `{r['module']}.{r['class']}` | {r['source']} | {roles(r)} | {keys(r)} |")
         return "\n".join(lines)

@@ -86,9 +86,14 @@ def history(kind: str, key: str, catalogs: list[Catalog]) -> dict[str, Any]:
         if here and prev_present and v != prev:
             for attr, old, new in zip(_ATTRS[kind], prev, v):
                 if old != new:
-                    changes.append({"version": cat.vllm_version, "attribute": attr,
-                                    "old": old if attr != "fields" else None,
-                                    "new": new if attr != "fields" else None})
+                    changes.append(
+                        {
+                            "version": cat.vllm_version,
+                            "attribute": attr,
+                            "old": old if attr != "fields" else None,
+                            "new": new if attr != "fields" else None,
+                        }
+                    )
         prev = v if here else prev
         prev_present = here
     if present and catalogs and present[0][0] == catalogs[0].vllm_version:
@@ -137,11 +142,15 @@ def config_flow(cat: Catalog, f: Flag) -> list[dict[str, Any]]:
             "stage": f"EngineArgs to {target_cls}",
             "what": "EngineArgs receives the parsed object; create_engine_config puts it "
             f"into {target_cls}.{target_field}",
-            "where": [x for x in [
-                _site(cat, "engine.from_cli_args"),
-                _site(cat, "engine.create_engine_config"),
-                _site(cat, f"config.{target_cls}.{target_field}") or (str(fld.loc) if fld else None),
-            ] if x],
+            "where": [
+                x
+                for x in [
+                    _site(cat, "engine.from_cli_args"),
+                    _site(cat, "engine.create_engine_config"),
+                    _site(cat, f"config.{target_cls}.{target_field}") or (str(fld.loc) if fld else None),
+                ]
+                if x
+            ],
         },
     ]
     if value_class == "KVTransferConfig":
@@ -163,15 +172,19 @@ def connector_stages(cat: Catalog, name: Optional[str] = None) -> list[dict[str,
     }
     if name is None:
         lookup["registry"] = [
-            {"name": k.name, "module": k.module, "class": k.class_name,
-             "registered_at": str(k.loc), "class_at": _site(cat, f"connector.{k.name}")}
+            {
+                "name": k.name,
+                "module": k.module,
+                "class": k.class_name,
+                "registered_at": str(k.loc),
+                "class_at": _site(cat, f"connector.{k.name}"),
+            }
             for k in cat.connectors
         ]
     stages = [
         {
             "stage": "scheduler side",
-            "what": "the scheduler creates the connector with role SCHEDULER when "
-            "kv_transfer_config is set",
+            "what": "the scheduler creates the connector with role SCHEDULER when kv_transfer_config is set",
             "where": sched,
         },
         {
@@ -202,19 +215,23 @@ def connector_stages(cat: Catalog, name: Optional[str] = None) -> list[dict[str,
 def flag_flow(cat: Catalog, f: Flag) -> list[dict[str, Any]]:
     if f.type == "config" and f.config_class_of_value:
         return config_flow(cat, f)
-    stages = [{
-        "stage": "1. command line",
-        "what": f"argparse stores it as `{f.dest}`" + (f" (type {f.type})" if f.type else ""),
-        "where": [str(f.loc)] if f.loc else [],
-    }]
+    stages = [
+        {
+            "stage": "1. command line",
+            "what": f"argparse stores it as `{f.dest}`" + (f" (type {f.type})" if f.type else ""),
+            "where": [str(f.loc)] if f.loc else [],
+        }
+    ]
     if f.config_class and f.config_field:
         cls = cat.config(f.config_class)
         fld = cls.field(f.config_field) if cls else None
-        stages.append({
-            "stage": "2. config",
-            "what": f"create_engine_config builds {f.config_class}({f.config_field}=...)",
-            "where": [x for x in [_site(cat, "engine.create_engine_config"), str(fld.loc) if fld else None] if x],
-        })
+        stages.append(
+            {
+                "stage": "2. config",
+                "what": f"create_engine_config builds {f.config_class}({f.config_field}=...)",
+                "where": [x for x in [_site(cat, "engine.create_engine_config"), str(fld.loc) if fld else None] if x],
+            }
+        )
     return stages
 
 
@@ -222,24 +239,30 @@ def flag_flow(cat: Catalog, f: Flag) -> list[dict[str, Any]]:
 
 
 def flag_surfaces(cat: Catalog, f: Flag, value_cls: Optional[ConfigClass]) -> list[str]:
-    out = ["a misspelt flag, a value of the wrong type or outside the choices: at parse "
-           "time, before anything loads (vllm exits 2)"]
+    out = [
+        "a misspelt flag, a value of the wrong type or outside the choices: at parse "
+        "time, before anything loads (vllm exits 2)"
+    ]
     if f.config_class and f.config_field:
         cls = cat.config(f.config_class)
         fld = cls.field(f.config_field) if cls else None
         if fld and fld.constraint:
-            out.append("a value outside its bounds: when the engine config is built, after "
-                       "argparse and before the model loads")
+            out.append(
+                "a value outside its bounds: when the engine config is built, after argparse and before the model loads"
+            )
     if value_cls is not None:
-        extra = ("an error at parse time" if value_cls.extra_forbid
-                 else "silently ignored in this release")
+        extra = "an error at parse time" if value_cls.extra_forbid else "silently ignored in this release"
         out.append(f"invalid JSON or a bad field value: at parse time; an unknown key: {extra}")
     if f.config_class_of_value == "KVTransferConfig":
-        out.append("an unknown kv_connector name: when the connector class is first looked up "
-                   "(engine config in recent releases, connector creation in older ones)")
-        out.append("kv_connector_extra_config is an untyped dict: wrong keys or value types "
-                   "surface only when the connector is built, after the model loaded, or "
-                   "at the first request")
+        out.append(
+            "an unknown kv_connector name: when the connector class is first looked up "
+            "(engine config in recent releases, connector creation in older ones)"
+        )
+        out.append(
+            "kv_connector_extra_config is an untyped dict: wrong keys or value types "
+            "surface only when the connector is built, after the model loaded, or "
+            "at the first request"
+        )
     return out
 
 
@@ -247,9 +270,11 @@ def env_surfaces(cat: Catalog, can_raise: bool) -> list[str]:
     at = _site(cat, "envs.enable_envs_cache_call")
     out = []
     if can_raise:
-        out.append("a value vLLM cannot parse: when the variable is first read, and at the "
-                   "latest when the engine core evaluates every variable, after the model "
-                   "loaded" + (f" ({at})" if at else ""))
+        out.append(
+            "a value vLLM cannot parse: when the variable is first read, and at the "
+            "latest when the engine core evaluates every variable, after the model "
+            "loaded" + (f" ({at})" if at else "")
+        )
     else:
         out.append("any text is accepted; a wrong value is not reported by vLLM")
     return out

@@ -16,9 +16,9 @@ import io
 import tokenize
 from typing import Optional
 
-from vcfg.catalog.model import Catalog, Loc
-from vcfg.catalog.local import installed_version
 from vcfg.catalog.extract.source import VllmSource, from_version
+from vcfg.catalog.local import installed_version
+from vcfg.catalog.model import Catalog, Loc
 from vcfg.errors import VcfgError
 
 

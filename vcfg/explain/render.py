@@ -69,8 +69,9 @@ def render(doc: dict[str, Any], markdown: bool = False, colour: bool = False) ->
                 out.append("      registered connectors:")
                 for r in reg:
                     at = f", class at {r['class_at']}" if r.get("class_at") else ""
-                    out.append(f"        {r['name']}: {r['module']}.{r['class']} "
-                               f"(registered at {r['registered_at']}{at})")
+                    out.append(
+                        f"        {r['name']}: {r['module']}.{r['class']} (registered at {r['registered_at']}{at})"
+                    )
     if doc.get("surfaces"):
         out += ["", h("When a mistake surfaces")]
         out += [f"  - {s}" for s in doc["surfaces"]]
@@ -81,12 +82,16 @@ def render(doc: dict[str, Any], markdown: bool = False, colour: bool = False) ->
             if not v:
                 continue
             if k == "removed_connectors":
-                out.append("  connectors gone in this release: " + ", ".join(
-                    f"{x['name']} (removed in {x['removed_in']})" for x in v))
+                out.append(
+                    "  connectors gone in this release: "
+                    + ", ".join(f"{x['name']} (removed in {x['removed_in']})" for x in v)
+                )
             elif isinstance(v, list) and v and isinstance(v[0], dict):
                 out.append(f"  {k.replace('_', ' ')}:")
                 for x in v:
-                    extra = ", ".join(f"{a}={_v(b)}" for a, b in x.items() if a != "name" and b not in (None, [], False))
+                    extra = ", ".join(
+                        f"{a}={_v(b)}" for a, b in x.items() if a != "name" and b not in (None, [], False)
+                    )
                     out.append(f"    {x['name']}" + (f"  ({extra})" if extra else ""))
             else:
                 out.append(f"  {k.replace('_', ' ')}: {', '.join(map(str, v))}")

@@ -47,8 +47,10 @@ def resolve(
     if not text:
         raise VcfgError("empty topic", hint="e.g. vcfg explain --kv-transfer-config")
     if re.fullmatch(r"(?i)vc\d{3}", text) or text in rule_codes.values():
-        code = text.upper() if text.upper() in rule_codes else next(
-            (c for c, n in rule_codes.items() if n == text), text.upper()
+        code = (
+            text.upper()
+            if text.upper() in rule_codes
+            else next((c for c, n in rule_codes.items() if n == text), text.upper())
         )
         if code in rule_codes:
             return Topic("rule", code, asked)

@@ -48,7 +48,7 @@ def _check(fix: Fix, data: bytes, path: str) -> str:
             return f"the fix also edits {e.path}"
         if not 0 <= e.start <= e.end <= len(data):
             return f"the edit at {e.line}:{e.column} lies outside the file"
-        if data[e.start:e.end] != e.original.encode("utf-8", "surrogateescape"):
+        if data[e.start : e.end] != e.original.encode("utf-8", "surrogateescape"):
             return f"the file no longer holds {e.original!r} at {e.line}:{e.column}"
     for x, y in zip(edits, edits[1:]):
         if _conflict(x, y):
@@ -85,7 +85,7 @@ def splice(data: bytes, edits: Sequence[Edit]) -> bytes:
     parts: list[bytes] = []
     at = 0
     for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        parts.append(data[at:e.start])
+        parts.append(data[at : e.start])
         parts.append(e.content.encode("utf-8", "surrogateescape"))
         at = e.end
     parts.append(data[at:])

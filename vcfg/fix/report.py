@@ -27,8 +27,9 @@ def run_fixes(args: dict[str, Any], lint: Callable[..., Any], render: Callable[[
         if text:
             write(text.rstrip("\n"))
         n = run.applied
-        write(f"vcfg: would fix {n} finding{'s' * (n != 1)} in {len(changed)} "
-              f"file{'s' * (len(changed) != 1)}", err=True)
+        write(
+            f"vcfg: would fix {n} finding{'s' * (n != 1)} in {len(changed)} file{'s' * (len(changed) != 1)}", err=True
+        )
         return EXIT_FINDINGS if changed else EXIT_OK
     problems = write_files(run)
     for p in problems:
@@ -36,9 +37,11 @@ def run_fixes(args: dict[str, Any], lint: Callable[..., Any], render: Callable[[
     write(render(result, args["fmt"]))
     n = run.applied
     left = len(result.diagnostics)
-    write(f"vcfg: fixed {n} finding{'s' * (n != 1)} in {len(changed)} file{'s' * (len(changed) != 1)}; "
-          f"{left} left" + (" (some have unsafe fixes: --unsafe-fixes)" if _unsafe_left(result, args) else ""),
-          err=True)
+    write(
+        f"vcfg: fixed {n} finding{'s' * (n != 1)} in {len(changed)} file{'s' * (len(changed) != 1)}; "
+        f"{left} left" + (" (some have unsafe fixes: --unsafe-fixes)" if _unsafe_left(result, args) else ""),
+        err=True,
+    )
     for message in result.internal_errors:
         write(f"vcfg: internal error: {message} (please report it)", err=True)
     if result.internal_errors or problems:
@@ -48,4 +51,5 @@ def run_fixes(args: dict[str, Any], lint: Callable[..., Any], render: Callable[[
 
 def _unsafe_left(result: Any, args: dict[str, Any]) -> bool:
     return not args["unsafe_fixes"] and any(
-        d.fix is not None and d.fix.applicability == "unsafe" for d in result.diagnostics)
+        d.fix is not None and d.fix.applicability == "unsafe" for d in result.diagnostics
+    )

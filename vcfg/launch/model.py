@@ -27,7 +27,6 @@ from typing import Any, Optional
 from vcfg.records import tuple_record
 from vcfg.span import Span, join_spans  # the launch readers import them from here too
 
-
 #: tuple.__new__: builds a NamedTuple without its Python-level __new__ (hot paths).
 _new = tuple.__new__
 
@@ -224,8 +223,13 @@ class Word:
         if not self.value:
             return self.span
         runs = self.runs
-        if len(runs) == 1 and runs[0].exact and i <= runs[0].at and j >= runs[0].at + runs[0].length == len(self.value) \
-                and runs[0].at == 0:
+        if (
+            len(runs) == 1
+            and runs[0].exact
+            and i <= runs[0].at
+            and j >= runs[0].at + runs[0].length == len(self.value)
+            and runs[0].at == 0
+        ):
             return runs[0].span  # the whole word, copied from one place
         i = max(0, min(i, len(self.value) - 1))
         j = max(i + 1, min(j, len(self.value)))
@@ -253,9 +257,7 @@ class Word:
             else:
                 span = r.span
             runs.append(Run(a - i, b - a, span, r.exact))
-        holes = tuple(
-            Hole(h.at - i, h.reason, h.span, h.may_split) for h in self.holes if i <= h.at <= j
-        )
+        holes = tuple(Hole(h.at - i, h.reason, h.span, h.may_split) for h in self.holes if i <= h.at <= j)
         if runs:
             span = join_spans(runs[0].span, runs[-1].span) if runs[0].span.file == runs[-1].span.file else runs[0].span
         else:
@@ -267,8 +269,7 @@ class Word:
         if self.holes:
             out["known"] = self.value
             out["holes"] = [
-                {"at": h.at, "reason": h.reason, "span": h.span.to_json(), "may_split": h.may_split}
-                for h in self.holes
+                {"at": h.at, "reason": h.reason, "span": h.span.to_json(), "may_split": h.may_split} for h in self.holes
             ]
         if self.assumptions:
             out["assumptions"] = list(self.assumptions)
@@ -564,5 +565,3 @@ def plan_to_json(plan: LaunchPlan) -> dict[str, Any]:
         "problems": [p.to_json() for p in plan.problems],
         "written_files": [w.to_json() for w in plan.written_files],
     }
-
-

@@ -20,17 +20,46 @@ from fnmatch import fnmatchcase
 from types import ModuleType
 from typing import Any, Optional, Sequence
 
+from vcfg.fileio import MAX_BYTES  # noqa: E402  (re-exported)
 from vcfg.launch.model import MAX_LAUNCHES, LaunchPlan, ParseProblem
 from vcfg.launch.readers import REGISTRY, Evidence, ReadContext, shebang_interpreter
 from vcfg.records import field, record
 
-from vcfg.fileio import MAX_BYTES  # noqa: E402  (re-exported)
-
 #: suffixes of data formats that are never read as shell scripts, even when named
 _NOT_SCRIPTS = {
-    ".json", ".jsonl", ".toml", ".ini", ".cfg", ".conf", ".xml", ".csv", ".tsv", ".lock",
-    ".py", ".txt", ".rst", ".html", ".js", ".ts", ".go", ".rs", ".c", ".h", ".cpp", ".java",
-    ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pdf", ".zip", ".gz", ".tar", ".whl", ".tpl",
+    ".json",
+    ".jsonl",
+    ".toml",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".xml",
+    ".csv",
+    ".tsv",
+    ".lock",
+    ".py",
+    ".txt",
+    ".rst",
+    ".html",
+    ".js",
+    ".ts",
+    ".go",
+    ".rs",
+    ".c",
+    ".h",
+    ".cpp",
+    ".java",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".svg",
+    ".pdf",
+    ".zip",
+    ".gz",
+    ".tar",
+    ".whl",
+    ".tpl",
 }
 
 
@@ -47,7 +76,7 @@ class Choice:
 
 
 def special_kind(path: str) -> Optional[str]:
-    """"a FIFO", "a socket", "a character device", "a block device" for such a path
+    """ "a FIFO", "a socket", "a character device", "a block device" for such a path
     (which opening could block on, or read without end), else None; never opens it."""
     import stat
 
@@ -151,16 +180,24 @@ def choose(path: str, text: str, ctx: Optional[ReadContext] = None, head: Option
     considered: list[tuple[str, Optional[Evidence], str]] = []
     for mod, patterns, shells in REGISTRY:
         if mod not in asked:
-            considered.append((mod, None, "the name does not fit " + ", ".join(patterns)
-                               + (f" and it has no #! line naming {', '.join(shells)}" if shells else "")))
+            considered.append(
+                (
+                    mod,
+                    None,
+                    "the name does not fit "
+                    + ", ".join(patterns)
+                    + (f" and it has no #! line naming {', '.join(shells)}" if shells else ""),
+                )
+            )
             continue
         ev = reader_module(mod).detect(path, text, ctx)
         considered.append((mod, ev, "" if ev is not None else "asked: it found nothing it reads"))
         if ev is not None and ev.claims and (best is None or ev.confidence > best.confidence):
             best = ev
     if best is None and ctx.named and _script_fallback(path, asked):
-        best = Evidence("bash", 0.1, ("named on the command line, and no other reader claims it: read as a "
-                                      "shell script",))
+        best = Evidence(
+            "bash", 0.1, ("named on the command line, and no other reader claims it: read as a shell script",)
+        )
     return Choice(path, best.reader if best else None, best, considered)
 
 
@@ -200,8 +237,12 @@ def _stopped_note(plan: LaunchPlan, data: bytes, at: int) -> LaunchPlan:
     from vcfg.launch.readers._yaml import MAX_CHARS
 
     b = len(data.decode("utf-8", "surrogateescape")[:at].encode("utf-8", "surrogateescape"))
-    note = ParseProblem("limit", f"only the YAML documents in the first {MAX_CHARS >> 20} MiB of this file are "
-                        "read: the ones after this one are not checked", LineIndex(data, plan.path).span(b, b))
+    note = ParseProblem(
+        "limit",
+        f"only the YAML documents in the first {MAX_CHARS >> 20} MiB of this file are "
+        "read: the ones after this one are not checked",
+        LineIndex(data, plan.path).span(b, b),
+    )
     return plan._replace(problems=(*plan.problems, note))
 
 
@@ -212,8 +253,11 @@ def capped(plan: LaunchPlan) -> LaunchPlan:
     if len(plan.invocations) <= MAX_LAUNCHES:
         return plan
     first_out = plan.invocations[MAX_LAUNCHES]
-    note = ParseProblem("limit", f"more than {MAX_LAUNCHES:,} launches in this file: this one and the ones "
-                        "after it are not checked", first_out.span)
+    note = ParseProblem(
+        "limit",
+        f"more than {MAX_LAUNCHES:,} launches in this file: this one and the ones after it are not checked",
+        first_out.span,
+    )
     return plan._replace(invocations=plan.invocations[:MAX_LAUNCHES], problems=(*plan.problems, note))
 
 
@@ -240,7 +284,9 @@ def config_references(plan: LaunchPlan) -> dict[str, str]:
     return out
 
 
-def read_files(files: Sequence[tuple[str, bytes]], catalog: Any = None, *, named: Sequence[bool] = ()) -> list[LaunchPlan]:
+def read_files(
+    files: Sequence[tuple[str, bytes]], catalog: Any = None, *, named: Sequence[bool] = ()
+) -> list[LaunchPlan]:
     """The plans of a run's files, in order.  Files a serve config reader may take
     are read last, once every other file's ``--config`` references are known."""
     ctx = ReadContext(catalog=catalog)
@@ -280,12 +326,11 @@ def describe_choice(choice: Choice, short: bool = False) -> str:
         if ev is not None and other is ev:
             continue
         if other is None and why_not.startswith("asked: "):
-            lines.append(f"  {label}: no: {why_not[len('asked: '):]}")
+            lines.append(f"  {label}: no: {why_not[len('asked: ') :]}")
         elif other is None:
             lines.append(f"  {label}: not asked: {why_not}")
         elif other.claims:
-            lines.append(f"  {label}: also possible, less sure ({other.confidence:.1f}): "
-                         + "; ".join(other.reasons))
+            lines.append(f"  {label}: also possible, less sure ({other.confidence:.1f}): " + "; ".join(other.reasons))
         else:
             lines.append(f"  {label}: no: {'; '.join(other.reasons)}")
     return "\n".join(lines)
@@ -302,9 +347,12 @@ def choice_to_json(choice: Choice) -> dict[str, Any]:
         "reader": _reader_label(choice.reader) if choice.reader else None,
         "evidence": ev_json(choice.evidence),
         "considered": [
-            {"reader": _reader_label(name), "evidence": ev_json(ev),
-             "not_asked": why if why and not why.startswith("asked: ") else None,
-             "no": why[len("asked: "):] if why.startswith("asked: ") else None}
+            {
+                "reader": _reader_label(name),
+                "evidence": ev_json(ev),
+                "not_asked": why if why and not why.startswith("asked: ") else None,
+                "no": why[len("asked: ") :] if why.startswith("asked: ") else None,
+            }
             for name, ev, why in choice.considered
         ],
     }

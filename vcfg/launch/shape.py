@@ -29,8 +29,9 @@ class Shape:
     stop_seqs: tuple[int, ...] = ()
 
 
-def _after_exit(branches: list[tuple[int, int, int, str]], parts: list[Any], body: list[Any], node: Any,
-                data: bytes) -> None:
+def _after_exit(
+    branches: list[tuple[int, int, int, str]], parts: list[Any], body: list[Any], node: Any, data: bytes
+) -> None:
     """A branch whose body runs ``exit`` ends its paths: what the script runs after the
     ``if``/``case`` never runs together with what the branch started (a pseudo
     if/case of two branches, keyed by the branch's negated start)."""

@@ -33,7 +33,6 @@ import re
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from vcfg.launch.model import (
-    _new,
     SERVE,
     VLLM_OTHER,
     Binding,
@@ -48,19 +47,20 @@ from vcfg.launch.model import (
     Unknown,
     Word,
     WrittenFile,
+    _new,
     join_spans,
 )
 from vcfg.launch.shell_arith import Arith, _arith_eval_text
 from vcfg.launch.shell_commands import (
+    _PLACEHOLDER_RE,
+    _PY_RE,
+    _SSH_VALUED,
+    _STOPS,
     CONTAINERS,
     RUNNERS,
     SHELLS,
     VLLM_LAUNCHES,
     WRAPPERS,
-    _PLACEHOLDER_RE,
-    _PY_RE,
-    _SSH_VALUED,
-    _STOPS,
     _basename,
     _endpoints,
     module_kind,
@@ -80,17 +80,17 @@ from vcfg.launch.shell_tree import (
 )
 from vcfg.launch.shell_words import (
     _ANSI,
+    HOLE_MARK,
     _Acc,
     _assume,
     _brace_expand,
+    _cut,
     _hole_word,
     _simple_output,
-    HOLE_MARK,
-    _cut,
-    mask_holes,
-    unmask_holes,
     _split_fields,
     _synth,
+    mask_holes,
+    unmask_holes,
 )
 
 #: Loops with a known list of at most this many values are unrolled.
@@ -101,6 +101,7 @@ MAX_UNROLL = 64
 MAX_UNROLLED = 2048
 #: launches read from one script; past it the rest are not followed (a VC000 note)
 from vcfg.launch.model import MAX_LAUNCHES  # noqa: E402  (one cap for every reader)
+
 #: Statement nesting deeper than this is skipped (with a problem).
 MAX_DEPTH = 120
 #: ``eval``/``bash -c`` strings are parsed at most this deep.
@@ -115,18 +116,39 @@ from vcfg.fileio import MAX_BYTES  # noqa: E402
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
-_STMT_TYPES = frozenset({
-    "command", "variable_assignment", "variable_assignments", "declaration_command",
-    "unset_command", "redirected_statement", "pipeline", "list", "subshell",
-    "compound_statement", "if_statement", "case_statement", "for_statement",
-    "c_style_for_statement", "while_statement", "function_definition", "negated_command",
-    "test_command", "ERROR",
-})
+_STMT_TYPES = frozenset(
+    {
+        "command",
+        "variable_assignment",
+        "variable_assignments",
+        "declaration_command",
+        "unset_command",
+        "redirected_statement",
+        "pipeline",
+        "list",
+        "subshell",
+        "compound_statement",
+        "if_statement",
+        "case_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "while_statement",
+        "function_definition",
+        "negated_command",
+        "test_command",
+        "ERROR",
+    }
+)
 _LITERAL_TYPES = frozenset({"word", "number", "raw_string"})
-_EXPANSION_TYPES = frozenset({
-    "simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
-    "process_substitution",
-})
+_EXPANSION_TYPES = frozenset(
+    {
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "arithmetic_expansion",
+        "process_substitution",
+    }
+)
 
 _BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
 
@@ -147,8 +169,12 @@ def _logical_line_end(data: bytes, start: int) -> int:
 
 
 _INT_TESTS: dict[str, Callable[[int, int], bool]] = {
-    "-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b, "-lt": lambda a, b: a < b,
-    "-le": lambda a, b: a <= b, "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b,
+    "-eq": lambda a, b: a == b,
+    "-ne": lambda a, b: a != b,
+    "-lt": lambda a, b: a < b,
+    "-le": lambda a, b: a <= b,
+    "-gt": lambda a, b: a > b,
+    "-ge": lambda a, b: a >= b,
 }
 _NAME_AT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -157,8 +183,14 @@ _NAME_AT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class _Interp(Arith):
-    def __init__(self, data: bytes, path: str, environ: Optional[Mapping[str, str]],
-                 args: Optional[Sequence[str]], li: Optional[LineIndex] = None) -> None:
+    def __init__(
+        self,
+        data: bytes,
+        path: str,
+        environ: Optional[Mapping[str, str]],
+        args: Optional[Sequence[str]],
+        li: Optional[LineIndex] = None,
+    ) -> None:
         self.path = path
         self.data = data
         self.li = li if li is not None else LineIndex(data, path)
@@ -221,16 +253,26 @@ class _Interp(Arith):
             self.st.env_unknowns = self.st.env_unknowns + (u,)
         return u
 
-    def event(self, kind: str, name: Optional[str], value: Optional[Word], exported: bool,
-              span: Span, ctx: _Ctx) -> EnvEvent:
-        ev = EnvEvent(kind, name, value, exported, span, ctx.conditional or ctx.in_loop or ctx.function is not None,
-                      ctx.function)
+    def event(
+        self, kind: str, name: Optional[str], value: Optional[Word], exported: bool, span: Span, ctx: _Ctx
+    ) -> EnvEvent:
+        ev = EnvEvent(
+            kind, name, value, exported, span, ctx.conditional or ctx.in_loop or ctx.function is not None, ctx.function
+        )
         self.timeline.append(ev)
         return ev
 
     # -- variables
-    def set_var(self, name: str, value: Optional[Word], span: Span, ctx: _Ctx, *,
-                export: Optional[bool] = None, kind: str = "assign") -> None:
+    def set_var(
+        self,
+        name: str,
+        value: Optional[Word],
+        span: Span,
+        ctx: _Ctx,
+        *,
+        export: Optional[bool] = None,
+        kind: str = "assign",
+    ) -> None:
         old = self.st.vars.get(name)
         if export is None:
             exported = self.st.allexport or (old is not None and old.exported and not old.unset)
@@ -256,8 +298,12 @@ class _Interp(Arith):
         if self.environ is not None and name in self.environ:
             sp = self.li.span(0, 0)
             return Binding(name, _synth(self.environ[name], sp), True, sp, False, "caller")
-        if self.hole_words and name.startswith("__vcfg_hole_") and name[12:].isdigit() \
-                and int(name[12:]) < len(self.hole_words):
+        if (
+            self.hole_words
+            and name.startswith("__vcfg_hole_")
+            and name[12:].isdigit()
+            and int(name[12:]) < len(self.hole_words)
+        ):
             w = self.hole_words[int(name[12:])]
             return Binding(name, w, False, w.span)
         return None
@@ -437,8 +483,9 @@ class _Interp(Arith):
             if c.type == "variable_assignment":
                 self.s_variable_assignment(c, ctx)
 
-    def s_variable_assignment(self, node: Any, ctx: _Ctx, *, export: Optional[bool] = None,
-                              kind: str = "assign") -> None:
+    def s_variable_assignment(
+        self, node: Any, ctx: _Ctx, *, export: Optional[bool] = None, kind: str = "assign"
+    ) -> None:
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return
@@ -494,7 +541,9 @@ class _Interp(Arith):
         for c in node.children[1:]:
             if self.consumed and c.id in self.consumed:
                 continue
-            if c.type in ("word", "test_operator") or (c.type == "concatenation" and self.text(c).startswith(("-", "+"))):
+            if c.type in ("word", "test_operator") or (
+                c.type == "concatenation" and self.text(c).startswith(("-", "+"))
+            ):
                 opt = self.text(c)
                 if opt.startswith("-") and not opt.startswith("--"):
                     if "n" in opt and kw == "export":
@@ -517,7 +566,9 @@ class _Interp(Arith):
                 nm = self.text(nm_node) if nm_node is not None else ""
                 if local:
                     self.remember_local(nm)
-                self.s_variable_assignment(c, ctx, export=export, kind=kind if not local or kind == "export" else "local")
+                self.s_variable_assignment(
+                    c, ctx, export=export, kind=kind if not local or kind == "export" else "local"
+                )
             elif c.type == "variable_name":
                 nm = self.text(c)
                 if local:
@@ -610,8 +661,9 @@ class _Interp(Arith):
                 else_body = [d for d in c.children if not (not d.is_named and d.type == "else")]
         self.run_branches(branches, else_body, ctx, node)
 
-    def run_branches(self, branches: list[tuple[list[Any], list[Any]]], else_body: Optional[list[Any]],
-                     ctx: _Ctx, node: Any) -> None:
+    def run_branches(
+        self, branches: list[tuple[list[Any], list[Any]]], else_body: Optional[list[Any]], ctx: _Ctx, node: Any
+    ) -> None:
         bctx = ctx._replace(conditional=True)
         results: list[_State] = []
         labels: list[str] = []
@@ -631,8 +683,11 @@ class _Interp(Arith):
             else:
                 results.append(self.st)
                 first = cond[0] if cond else (body[0] if body else node)
-                labels.append(f"the test at line {self._line(first)} is true" if cond
-                              else f"the {what} at line {at} takes the branch at line {self._line(first)}")
+                labels.append(
+                    f"the test at line {self._line(first)} is true"
+                    if cond
+                    else f"the {what} at line {at} takes the branch at line {self._line(first)}"
+                )
             self.st = base
             if verdict is True:
                 break
@@ -738,8 +793,11 @@ class _Interp(Arith):
     def merge(self, states: list[_State], span: Span, labels: Optional[list[str]] = None) -> _State:
         out = states[0].copy()
         # the paths of earlier decisions still hold for what no branch here changed
-        out.alts = {k: v for s in states for k, v in s.alts.items()
-                    if all(t.vars.get(k) is v[0] for t in states)} if states[0].alts else {}
+        out.alts = (
+            {k: v for s in states for k, v in s.alts.items() if all(t.vars.get(k) is v[0] for t in states)}
+            if states[0].alts
+            else {}
+        )
         self.decisions += 1
         decision = self.decisions  # the variables one if/case set vary together
         names = set()
@@ -751,9 +809,18 @@ class _Interp(Arith):
             first = bs[0]
             if all(b is first for b in bs):
                 continue
-            if all(b is not None and first is not None and b.unset == first.unset and b.exported == first.exported
-                   and b.value is not None and first.value is not None and b.value.known and first.value.known
-                   and b.value.value == first.value.value for b in bs):
+            if all(
+                b is not None
+                and first is not None
+                and b.unset == first.unset
+                and b.exported == first.exported
+                and b.value is not None
+                and first.value is not None
+                and b.value.known
+                and first.value.known
+                and b.value.value == first.value.value
+                for b in bs
+            ):
                 continue
             exported = any(b is not None and b.exported for b in bs)
             if all(b is not None and b.unset for b in bs):
@@ -762,12 +829,16 @@ class _Interp(Arith):
             sp = next((b.span for b in bs if b is not None), span)
             if all(b is None or b.unset for b in bs):
                 # unset on some paths, the caller's (if any) on the others
-                out.vars[name] = Binding(name, _hole_word(f"unset on some paths (line {span.line})", sp),
-                                         True, sp, False, "caller")
+                out.vars[name] = Binding(
+                    name, _hole_word(f"unset on some paths (line {span.line})", sp), True, sp, False, "caller"
+                )
                 continue
             merged = out.vars[name] = Binding(name, _hole_word(reason, sp), exported, sp, False, "script")
-            if labels is not None and len(bs) <= MAX_PATHS and all(
-                    b is None or (not b.unset and b.value is not None) for b in bs):
+            if (
+                labels is not None
+                and len(bs) <= MAX_PATHS
+                and all(b is None or (not b.unset and b.value is not None) for b in bs)
+            ):
                 # the value on each path (its unknown parts unknown), for a launch that
                 # needs it (`vcfg.launch.shell._Interp.fork`)
                 pairs = _chain_paths(name, list(zip(bs, labels)), states, out.alts)
@@ -783,7 +854,9 @@ class _Interp(Arith):
         out.allexport = any(s.allexport for s in states)
         if any(s.positional is not states[0].positional for s in states):
             pos = [s.positional for s in states]
-            if not all(p is not None and pos[0] is not None and [w.value for w in p] == [w.value for w in pos[0]] for p in pos):  # type: ignore[union-attr]
+            if not all(
+                p is not None and pos[0] is not None and [w.value for w in p] == [w.value for w in pos[0]] for p in pos
+            ):  # type: ignore[union-attr]
                 out.positional = None
         seen: dict[Unknown, None] = {}
         for s in states:
@@ -913,9 +986,13 @@ class _Interp(Arith):
         if self.unrolled + n <= MAX_UNROLLED:
             self.unrolled += n
             return True
-        self.limit_note("unroll", f"this loop is read once with its variable unknown: the script's loops "
-                        f"were already unrolled {self.unrolled:,} times (vcfg unrolls at most "
-                        f"{MAX_UNROLLED:,} loop bodies per script)", sp)
+        self.limit_note(
+            "unroll",
+            f"this loop is read once with its variable unknown: the script's loops "
+            f"were already unrolled {self.unrolled:,} times (vcfg unrolls at most "
+            f"{MAX_UNROLLED:,} loop bodies per script)",
+            sp,
+        )
         return False
 
     def limit_note(self, key: str, message: str, sp: Span) -> None:
@@ -1053,12 +1130,19 @@ class _Interp(Arith):
                 )
 
     # -- commands
-    def s_command(self, node: Any, ctx: _Ctx, redirects: Sequence[Any] = (),
-                  heredocs: Sequence[Any] = (), after: Sequence[Any] = ()) -> None:
+    def s_command(
+        self,
+        node: Any,
+        ctx: _Ctx,
+        redirects: Sequence[Any] = (),
+        heredocs: Sequence[Any] = (),
+        after: Sequence[Any] = (),
+    ) -> None:
         if self.st.alts:
             names = self.path_names(node)
-            if names and self.fork(names, ctx, self.span(node),
-                                   lambda c: self.run_command(node, c, redirects, heredocs, after)):
+            if names and self.fork(
+                names, ctx, self.span(node), lambda c: self.run_command(node, c, redirects, heredocs, after)
+            ):
                 return
         self.run_command(node, ctx, redirects, heredocs, after)
 
@@ -1069,7 +1153,11 @@ class _Interp(Arith):
         stack = [node]
         while stack:
             n = stack.pop()
-            if n.type == "variable_name" and n.parent is not None and n.parent.type in ("simple_expansion", "expansion"):
+            if (
+                n.type == "variable_name"
+                and n.parent is not None
+                and n.parent.type in ("simple_expansion", "expansion")
+            ):
                 name = self.text(n)
                 live = alts.get(name)
                 if live is not None and self.st.vars.get(name) is live[0] and name not in out:
@@ -1091,16 +1179,23 @@ class _Interp(Arith):
             if len(combos) > MAX_PATHS:
                 return False
         # a trial run: a command that starts nothing and runs no string needs no paths
-        marks = (len(self.invocations), len(self.unknowns), len(self.timeline), len(self.written),
-                 len(self.stop_sites), len(self.problems))
+        marks = (
+            len(self.invocations),
+            len(self.unknowns),
+            len(self.timeline),
+            len(self.written),
+            len(self.stop_sites),
+            len(self.problems),
+        )
         base = self.st
         self.st = base.copy()
         run(ctx)
-        if len(self.invocations) == marks[0] and not any(u.kind in ("eval", "command")
-                                                          for u in self.unknowns[marks[1]:]):
+        if len(self.invocations) == marks[0] and not any(
+            u.kind in ("eval", "command") for u in self.unknowns[marks[1] :]
+        ):
             return True
-        del self.invocations[marks[0]:], self.unknowns[marks[1]:], self.timeline[marks[2]:]
-        del self.written[marks[3]:], self.stop_sites[marks[4]:], self.problems[marks[5]:]
+        del self.invocations[marks[0] :], self.unknowns[marks[1] :], self.timeline[marks[2] :]
+        del self.written[marks[3] :], self.stop_sites[marks[4] :], self.problems[marks[5] :]
         results: list[_State] = []
         labels: list[str] = []
         for combo in combos:
@@ -1122,8 +1217,14 @@ class _Interp(Arith):
         self.st = self.merge(results, span, labels)
         return True
 
-    def run_command(self, node: Any, ctx: _Ctx, redirects: Sequence[Any] = (),
-                    heredocs: Sequence[Any] = (), after: Sequence[Any] = ()) -> None:
+    def run_command(
+        self,
+        node: Any,
+        ctx: _Ctx,
+        redirects: Sequence[Any] = (),
+        heredocs: Sequence[Any] = (),
+        after: Sequence[Any] = (),
+    ) -> None:
         prefixes: list[tuple[str, Word, Span]] = []
         argnodes: list[Any] = []
         inner_redirects = list(redirects)
@@ -1151,8 +1252,11 @@ class _Interp(Arith):
                 while k < len(dests) and dests[k].start_byte == dests[k - 1].end_byte:
                     k += 1
                 argnodes.extend(dests[k:])
-                redir_texts.append(self.data[r.start_byte:(dests[k - 1].end_byte if dests else r.end_byte)]
-                                   .decode("utf-8", "surrogateescape"))
+                redir_texts.append(
+                    self.data[r.start_byte : (dests[k - 1].end_byte if dests else r.end_byte)].decode(
+                        "utf-8", "surrogateescape"
+                    )
+                )
             elif r.type == "herestring_redirect":
                 redir_texts.append(self.text(r))
         if inner_redirects and len(argnodes) > 1:
@@ -1213,8 +1317,9 @@ class _Interp(Arith):
         for a in after:
             self.exec_stmt(a, ctx)
 
-    def record_heredoc(self, node: Any, h: Any, argv: list[Word], redirects: Sequence[Any],
-                       after: Sequence[Any]) -> None:
+    def record_heredoc(
+        self, node: Any, h: Any, argv: list[Word], redirects: Sequence[Any], after: Sequence[Any]
+    ) -> None:
         content = self.heredoc_content(h)
         if content is None or not argv:
             return
@@ -1298,13 +1403,21 @@ class _Interp(Arith):
             pos = end
 
     # ------------------------------------------------------------------ dispatch
-    def dispatch(self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx,
-                 span: Span, redirects: list[str], redirect_nodes: Sequence[Any]) -> None:
+    def dispatch(
+        self,
+        argv: list[Word],
+        prefixes: list[tuple[str, Word, Span]],
+        ctx: _Ctx,
+        span: Span,
+        redirects: list[str],
+        redirect_nodes: Sequence[Any],
+    ) -> None:
         name = argv[0].text
         if name is None:
             if any(w.text in ("serve", "vllm") or (w.text or "").startswith("vllm.") for w in argv[1:4]):
-                self.unknown("command", f"a vLLM launch whose program vcfg cannot compute "
-                             f"({argv[0].describe_unknown()})", span)
+                self.unknown(
+                    "command", f"a vLLM launch whose program vcfg cannot compute ({argv[0].describe_unknown()})", span
+                )
             return
         if name in ("set",):
             self.b_set(argv, span, ctx)
@@ -1391,7 +1504,7 @@ class _Interp(Arith):
             self.data, self.loc, self.li = saved[0], saved[1], saved[2]
             if args:
                 self.st.positional = saved[3]
-            del self.problems[saved[4]:]  # the sourced file's own problems are its own lint's
+            del self.problems[saved[4] :]  # the sourced file's own problems are its own lint's
         return True
 
     def b_set(self, argv: list[Word], span: Span, ctx: _Ctx) -> None:
@@ -1440,8 +1553,9 @@ class _Interp(Arith):
             return
         if not word.known:
             # read with its unknown parts unknown; what they hold may still set anything
-            self.unknown("eval", f"eval of a string with parts vcfg cannot compute ({word.describe_unknown()})",
-                         span, env=True)
+            self.unknown(
+                "eval", f"eval of a string with parts vcfg cannot compute ({word.describe_unknown()})", span, env=True
+            )
             self.event("unknown", None, None, False, span, ctx)
             return
         self.run_nested(word, ctx, span, "eval")
@@ -1485,8 +1599,14 @@ class _Interp(Arith):
                 self.st.positional = saved_pos
         return True
 
-    def b_read(self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
-               redirect_nodes: Sequence[Any]) -> None:
+    def b_read(
+        self,
+        argv: list[Word],
+        prefixes: list[tuple[str, Word, Span]],
+        ctx: _Ctx,
+        span: Span,
+        redirect_nodes: Sequence[Any],
+    ) -> None:
         names: list[str] = []
         array: Optional[str] = None
         delim = "\n"
@@ -1550,8 +1670,9 @@ class _Interp(Arith):
                 w = Word("", span)
             self.set_var(n, w, span, ctx, kind="read")
 
-    def call_function(self, name: str, args: list[Word], prefixes: list[tuple[str, Word, Span]],
-                      ctx: _Ctx, span: Span) -> None:
+    def call_function(
+        self, name: str, args: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span
+    ) -> None:
         self.called.add(name)
         body, data, loc, _, li = self.functions[name]
         saved_pos = self.st.positional
@@ -1587,8 +1708,9 @@ class _Interp(Arith):
                     self.st.vars[n] = b
 
     # ------------------------------------------------------------------ launches
-    def classify(self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx,
-                 span: Span, redirects: list[str]) -> None:
+    def classify(
+        self, argv: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span, redirects: list[str]
+    ) -> None:
         wrappers: list[str] = []
         env_prefix: list[tuple[str, Word, Span]] = list(prefixes)
         unsets: list[str] = []
@@ -1758,8 +1880,7 @@ class _Interp(Arith):
             if base.endswith((".sh", ".bash")):
                 self.starts.append(argv[i])  # `./serve.sh`: a file this script starts
             return
-        self.add_invocation(kind, entry, argv, args, sub, env_prefix, unsets, inherits, ctx, span,
-                            redirects, wrappers)
+        self.add_invocation(kind, entry, argv, args, sub, env_prefix, unsets, inherits, ctx, span, redirects, wrappers)
 
     def ssh(self, argv: list[Word], ctx: _Ctx, span: Span) -> None:
         """``ssh [options] HOST COMMAND...``: the words after the host, joined with
@@ -1789,8 +1910,9 @@ class _Interp(Arith):
         remote = acc.finish(span, "")[0]
         if not remote.known:
             if any((w.text or w.value).find("vllm") >= 0 for w in rest):
-                self.unknown("command", f"a command run over ssh that vcfg cannot compute "
-                             f"({remote.describe_unknown()})", span)
+                self.unknown(
+                    "command", f"a command run over ssh that vcfg cannot compute ({remote.describe_unknown()})", span
+                )
             return
         before = len(self.invocations)
         self.run_nested(remote, ctx._replace(container=True), span, "ssh")
@@ -1807,14 +1929,41 @@ class _Interp(Arith):
         sub = tuple(w.text or "?" for w in rest[:2] if w.text is None or not w.value.startswith("-"))
         return VLLM_OTHER, f"{prog} {' '.join(sub[:1])}".strip(), list(rest[1:]), sub[:1]
 
-    def docker(self, argv: list[Word], env_prefix: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
-               redirects: list[str], wrappers: list[str], full: list[Word]) -> None:
+    def docker(
+        self,
+        argv: list[Word],
+        env_prefix: list[tuple[str, Word, Span]],
+        ctx: _Ctx,
+        span: Span,
+        redirects: list[str],
+        wrappers: list[str],
+        full: list[Word],
+    ) -> None:
         if len(argv) < 2 or argv[1].text not in ("run", "exec", "create"):
             return
         sub = argv[1].text
-        boolean = {"-d", "-i", "-t", "-it", "-ti", "-itd", "-dit", "--rm", "--privileged", "--init",
-                   "--detach", "--interactive", "--tty", "-P", "--publish-all", "--read-only",
-                   "--no-healthcheck", "--sig-proxy", "-q", "--quiet"}
+        boolean = {
+            "-d",
+            "-i",
+            "-t",
+            "-it",
+            "-ti",
+            "-itd",
+            "-dit",
+            "--rm",
+            "--privileged",
+            "--init",
+            "--detach",
+            "--interactive",
+            "--tty",
+            "-P",
+            "--publish-all",
+            "--read-only",
+            "--no-healthcheck",
+            "--sig-proxy",
+            "-q",
+            "--quiet",
+        }
         env: list[tuple[str, Word, Span]] = []
         entrypoint = None
         i = 2
@@ -1837,8 +1986,13 @@ class _Interp(Arith):
             if opt in ("-e", "--env"):
                 vw = argv[i].slice(len(opt) + 1, len(t)) if eq else (argv[i + 1] if i + 1 < n else None)
                 k, e2, v = vw.value.partition("=") if vw is not None else ("", "", "")
-                if vw is not None and vw.text is None and e2 and _NAME_RE.match(k) \
-                        and all(h.at > len(k) for h in vw.holes):
+                if (
+                    vw is not None
+                    and vw.text is None
+                    and e2
+                    and _NAME_RE.match(k)
+                    and all(h.at > len(k) for h in vw.holes)
+                ):
                     env.append((k, _cut(vw, len(k) + 1, len(vw.value), True), vw.span))  # `-e A=$unknown`
                 elif vw is not None and vw.text is not None:
                     if e2:
@@ -1871,8 +2025,11 @@ class _Interp(Arith):
         # another vLLM image (opea/vllm-gaudi, a vllm-cpu build) given only vLLM's
         # options: its entrypoint is vLLM's server
         options_only = not rest_words or (rest_words[0].text or "").startswith("-")
-        if entrypoint is not None or not re.search(r"vllm", image.split(":")[0], re.I) \
-                or not (official or options_only):
+        if (
+            entrypoint is not None
+            or not re.search(r"vllm", image.split(":")[0], re.I)
+            or not (official or options_only)
+        ):
             # `--entrypoint vllm IMAGE serve m`: the entrypoint runs with the words after the image
             rest = ([entrypoint] if entrypoint is not None else []) + argv[i + 1 :]
             if rest:
@@ -1885,12 +2042,25 @@ class _Interp(Arith):
         from vcfg.launch.release import runs_api_server
 
         sub = () if not official or ("vllm-openai" in image and runs_api_server(image)) else ("serve",)
-        self.add_invocation(SERVE, f"docker run {image.split(':')[0]}", full, args, sub, env, [],
-                            False, ctx, span, redirects, wrappers + ["docker run"])
+        self.add_invocation(
+            SERVE,
+            f"docker run {image.split(':')[0]}",
+            full,
+            args,
+            sub,
+            env,
+            [],
+            False,
+            ctx,
+            span,
+            redirects,
+            wrappers + ["docker run"],
+        )
         self._in_container(before, "docker run", argv[i])
 
-    def container_shell(self, word: Word, env: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span,
-                        pos: list[Word]) -> bool:
+    def container_shell(
+        self, word: Word, env: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span, pos: list[Word]
+    ) -> bool:
         """A shell string a container runs (``docker run IMAGE bash -c ...``): a shell of
         its own, whose environment is the container's (``-e``), not the script's; what
         it exports reaches its launches (the image's own ENV is not known)."""
@@ -1918,12 +2088,27 @@ class _Interp(Arith):
                 inv = inv._replace(image=image)
             self.invocations[k] = inv
 
-    def add_invocation(self, kind: str, entry: str, argv: list[Word], args: list[Word],
-                       sub: tuple[str, ...], prefixes: list[tuple[str, Word, Span]], unsets: list[str],
-                       inherits: bool, ctx: _Ctx, span: Span, redirects: list[str], wrappers: list[str]) -> None:
+    def add_invocation(
+        self,
+        kind: str,
+        entry: str,
+        argv: list[Word],
+        args: list[Word],
+        sub: tuple[str, ...],
+        prefixes: list[tuple[str, Word, Span]],
+        unsets: list[str],
+        inherits: bool,
+        ctx: _Ctx,
+        span: Span,
+        redirects: list[str],
+        wrappers: list[str],
+    ) -> None:
         if len(self.invocations) >= MAX_LAUNCHES:
-            self.limit_note("launches", f"more than {MAX_LAUNCHES:,} launches in this script: this one and "
-                            "the ones after it are not checked", span)
+            self.limit_note(
+                "launches",
+                f"more than {MAX_LAUNCHES:,} launches in this script: this one and the ones after it are not checked",
+                span,
+            )
             # the rest of the script is not read: 20 MiB of launches ran every command (108 s)
             raise _LaunchCap()
         if inherits and not ctx.container:
@@ -2187,8 +2372,9 @@ class _Interp(Arith):
         if t == "concatenation":
             kids = node.children
             for c in kids:
-                self.expand_into(acc, c, quoted, assignment) if c is not kids[-1] or c.is_named or c.type != "$" \
-                    else self._bare_dollar(acc, node, quoted)
+                self.expand_into(acc, c, quoted, assignment) if c is not kids[
+                    -1
+                ] or c.is_named or c.type != "$" else self._bare_dollar(acc, node, quoted)
             return
         if t == "simple_expansion":
             self._simple_expansion(acc, node, quoted)
@@ -2328,8 +2514,13 @@ class _Interp(Arith):
         b = node.end_byte
         # the closing quote token may include the blanks before it (tree-sitter)
         last = kids[-1] if len(kids) > 1 else None
-        if last is not None and not last.is_named and last.type == '"' and not last.is_missing \
-                and self.data[b - 1 : b] == b'"':
+        if (
+            last is not None
+            and not last.is_named
+            and last.type == '"'
+            and not last.is_missing
+            and self.data[b - 1 : b] == b'"'
+        ):
             b -= 1
         pos = a
         for c in kids:
@@ -2503,12 +2694,13 @@ class _Interp(Arith):
             arr = self.st.arrays.get(nm, ())
             if nm not in self.st.arrays:
                 b = self.lookup(nm)
-                arr = (b.value,) if b is not None and b.value is not None and not b.unset else (
-                    None if b is None else ())
+                arr = (
+                    (b.value,) if b is not None and b.value is not None and not b.unset else (None if b is None else ())
+                )
             if it in ("@", "*"):
                 if arr is None:
                     acc.hole(f"array {nm} is not known", sp, True)
-                    self.unknown("array", f"\"${{{nm}[{it}]}}\" of an array vcfg does not know", sp)
+                    self.unknown("array", f'"${{{nm}[{it}]}}" of an array vcfg does not know', sp)
                     return
                 if prefix_op == "#":
                     s = str(len(arr))
@@ -2744,6 +2936,7 @@ class _Interp(Arith):
         short = body if len(body) <= 60 else body[:57] + "..."
         acc.hole(f"the output of {short}", sp, not quoted)
 
+
 def _known_basename(w: Word) -> Optional[str]:
     """The last path component of a partly unknown word, when it is known
     (``$SCRIPT_DIR/toy_proxy_server.py``)."""
@@ -2771,8 +2964,9 @@ def _repo_root(folder: str) -> str:
         d = up
 
 
-def _chain_paths(name: str, pairs: list[tuple[Optional[Binding], str]], states: list[_State],
-                 kept: dict[str, Any]) -> list[tuple[Optional[Binding], str]]:
+def _chain_paths(
+    name: str, pairs: list[tuple[Optional[Binding], str]], states: list[_State], kept: dict[str, Any]
+) -> list[tuple[Optional[Binding], str]]:
     """``CMD="$CMD --x"`` in an ``if`` after an earlier ``if`` that set CMD alone: the
     value on each path of both, the earlier value put where the branch read it (an
     earlier decision that set other variables too is not chained: its paths would no
@@ -2788,8 +2982,11 @@ def _chain_paths(name: str, pairs: list[tuple[Optional[Binding], str]], states: 
     for b, label in pairs:
         if b is merged:
             out.extend((pb, f"{plabel} and {label}") for pb, plabel in before)
-        elif b is not None and b.value is not None and any(
-                h.reason == mark.reason and h.span == mark.span for h in b.value.holes):
+        elif (
+            b is not None
+            and b.value is not None
+            and any(h.reason == mark.reason and h.span == mark.span for h in b.value.holes)
+        ):
             for pb, plabel in before:
                 out.append((b._replace(value=_put_value(b.value, mark, pb.value)), f"{plabel} and {label}"))
         else:
@@ -2799,6 +2996,7 @@ def _chain_paths(name: str, pairs: list[tuple[Optional[Binding], str]], states: 
 
 def _put_value(w: Word, mark: Any, value: Optional[Word]) -> Word:
     """``w`` with ``value`` where its holes marked like ``mark`` are."""
+
     def marked(h: Any) -> bool:
         return h.reason == mark.reason and h.span == mark.span
 
@@ -2865,31 +3063,48 @@ def parse_script(
         problems.append(ParseProblem("encoding", f"not valid UTF-8 ({e.reason})", li.span(e.start, e.end)))
     if b"\r\n" in data:
         k = data.index(b"\r\n")
-        problems.append(ParseProblem(
-            "crlf", "Windows line endings: bash keeps the \\r as part of the last word of each line, "
-            "and a '\\' before it does not continue the command", li.span(k, k + 1)))
+        problems.append(
+            ParseProblem(
+                "crlf",
+                "Windows line endings: bash keeps the \\r as part of the last word of each line, "
+                "and a '\\' before it does not continue the command",
+                li.span(k, k + 1),
+            )
+        )
     if b"\x00" in data:
         # a script holds no NUL: what follows one is not read (a binary file's bytes
         # cost a parse of the whole file, 20 MiB of /dev/urandom took 20 s)
         k = data.index(b"\x00")
-        problems.append(ParseProblem("encoding", "NUL byte: this looks like a binary file; vcfg does not read "
-                                     "past it", li.span(k, k + 1)))
+        problems.append(
+            ParseProblem(
+                "encoding", "NUL byte: this looks like a binary file; vcfg does not read past it", li.span(k, k + 1)
+            )
+        )
         data = data[:k]
     lone_cr = re.search(rb"\r(?!\n)", data) if b"\r" in data else None
     if lone_cr is not None and data.count(b"\r") > data.count(b"\n") // 2:
         # editors end a line there (and vcfg's positions follow them); bash does not
         k = lone_cr.start()
-        problems.append(ParseProblem(
-            "crlf", "carriage returns end these lines (old Mac line endings), but not for bash: it reads "
-            "the text after each as part of the line before (after a `#`, as the rest of the comment)",
-            li.span(k, k + 1)))
+        problems.append(
+            ParseProblem(
+                "crlf",
+                "carriage returns end these lines (old Mac line endings), but not for bash: it reads "
+                "the text after each as part of the line before (after a `#`, as the rest of the comment)",
+                li.span(k, k + 1),
+            )
+        )
     if data.startswith(b"\xef\xbb\xbf"):
         # bash reads the mark as part of the first command's name ("\ufeffvllm: command
         # not found"): said once, and the script read as if it were not there (the
         # same byte offsets, so every position stays the file's own)
-        problems.append(ParseProblem(
-            "encoding", "the file starts with a UTF-8 byte-order mark (BOM): bash reads it as part of "
-            "the first command's name, which is then not found; save the file without it", li.span(0, 3)))
+        problems.append(
+            ParseProblem(
+                "encoding",
+                "the file starts with a UTF-8 byte-order mark (BOM): bash reads it as part of "
+                "the first command's name, which is then not found; save the file without it",
+                li.span(0, 3),
+            )
+        )
         data = b"   " + data[3:]
     interp = _Interp(data, path, environ, args, li)
     root = None
@@ -2903,8 +3118,9 @@ def parse_script(
     except RecursionError:
         problems.append(ParseProblem("too-deep", "nesting too deep to analyse", li.span(0, 0)))
     except Exception as e:  # never let a bug in vcfg reach the user as a traceback
-        problems.append(ParseProblem("internal", f"vcfg could not analyse this script: {type(e).__name__}: {e}",
-                                     li.span(0, 0)))
+        problems.append(
+            ParseProblem("internal", f"vcfg could not analyse this script: {type(e).__name__}: {e}", li.span(0, 0))
+        )
     problems.extend(interp.problems)
     shape = None
     if root is not None and len(interp.invocations) >= 2 and any(i.background for i in interp.invocations):
@@ -2998,11 +3214,12 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
             seg[k] = 0x20
         out[start : start + len(seg)] = seg
     plan = parse_script(bytes(out), path, **kw)
-    problems = tuple(p for p in plan.problems
-                     if p.code not in ("syntax", "missing", "split-command")
-                     or any(a <= p.span.start < b for a, b in strict))
-    return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files,
-                      "markdown")
+    problems = tuple(
+        p
+        for p in plan.problems
+        if p.code not in ("syntax", "missing", "split-command") or any(a <= p.span.start < b for a, b in strict)
+    )
+    return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files, "markdown")
 
 
 def classify_argv(

@@ -126,8 +126,7 @@ class Arith:
                 cur = self._var_int(nm, env) if o != "=" else 0
                 if cur is None:
                     return None
-                v = {"=": r, "+=": cur + r, "-=": cur - r, "*=": cur * r,
-                     "/=": int(cur / r) if r else None}[o]
+                v = {"=": r, "+=": cur + r, "-=": cur - r, "*=": cur * r, "/=": int(cur / r) if r else None}[o]
                 if v is None:
                     return None
                 env[nm] = v
@@ -189,10 +188,31 @@ class Arith:
         return None
 
 
-_ARITH_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)|\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?|"
-                          r"(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~&|^]))")
-_BINARY = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
-           "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11}
+_ARITH_TOKEN = re.compile(
+    r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)|\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?|"
+    r"(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~&|^]))"
+)
+_BINARY = {
+    "||": 1,
+    "&&": 2,
+    "|": 3,
+    "^": 4,
+    "&": 5,
+    "==": 6,
+    "!=": 6,
+    "<": 7,
+    ">": 7,
+    "<=": 7,
+    ">=": 7,
+    "<<": 8,
+    ">>": 8,
+    "+": 9,
+    "-": 9,
+    "*": 10,
+    "/": 10,
+    "%": 10,
+    "**": 11,
+}
 
 
 def _arith_eval_text(expr: str, var: Callable[[str], Optional[int]]) -> Optional[int]:
@@ -206,8 +226,14 @@ def _arith_eval_text(expr: str, var: Callable[[str], Optional[int]]) -> Optional
         if not m or m.end() == pos:
             return None
         if m.group(1):
-            toks.append(("n", int(m.group(1), 0) if not m.group(1).startswith("0") or len(m.group(1)) == 1
-                         or m.group(1)[1] in "xX" else int(m.group(1), 8)))
+            toks.append(
+                (
+                    "n",
+                    int(m.group(1), 0)
+                    if not m.group(1).startswith("0") or len(m.group(1)) == 1 or m.group(1)[1] in "xX"
+                    else int(m.group(1), 8),
+                )
+            )
         elif m.group(2):
             v = var(m.group(2))
             if v is None:
@@ -255,14 +281,25 @@ def _arith_eval_text(expr: str, var: Callable[[str], Optional[int]]) -> Optional
                 return None
             try:
                 left = {
-                    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-                    "/": lambda a, b: int(a / b), "%": lambda a, b: a - b * int(a / b),
+                    "+": lambda a, b: a + b,
+                    "-": lambda a, b: a - b,
+                    "*": lambda a, b: a * b,
+                    "/": lambda a, b: int(a / b),
+                    "%": lambda a, b: a - b * int(a / b),
                     "**": lambda a, b: a**b if 0 <= b < 256 else None,
-                    "<<": lambda a, b: a << b if 0 <= b < 256 else None, ">>": lambda a, b: a >> b,
-                    "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
-                    "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b),
-                    ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
-                    "&&": lambda a, b: int(bool(a and b)), "||": lambda a, b: int(bool(a or b)),
+                    "<<": lambda a, b: a << b if 0 <= b < 256 else None,
+                    ">>": lambda a, b: a >> b,
+                    "&": lambda a, b: a & b,
+                    "|": lambda a, b: a | b,
+                    "^": lambda a, b: a ^ b,
+                    "<": lambda a, b: int(a < b),
+                    ">": lambda a, b: int(a > b),
+                    "<=": lambda a, b: int(a <= b),
+                    ">=": lambda a, b: int(a >= b),
+                    "==": lambda a, b: int(a == b),
+                    "!=": lambda a, b: int(a != b),
+                    "&&": lambda a, b: int(bool(a and b)),
+                    "||": lambda a, b: int(bool(a or b)),
                 }[op](left, right)
             except (ZeroDivisionError, ValueError, OverflowError):
                 return None

@@ -38,9 +38,25 @@ WRAPPERS: dict[str, Wrapper] = {
     "nice": Wrapper(frozenset({"-n"})),
     "ionice": Wrapper(frozenset({"-c", "-n", "-p"})),
     "chrt": Wrapper(operands=1),
-    "numactl": Wrapper(frozenset({"-N", "-m", "-C", "-i", "-p", "-P", "-w", "--cpunodebind",
-                                  "--membind", "--physcpubind", "--interleave", "--preferred",
-                                  "--cpubind"})),
+    "numactl": Wrapper(
+        frozenset(
+            {
+                "-N",
+                "-m",
+                "-C",
+                "-i",
+                "-p",
+                "-P",
+                "-w",
+                "--cpunodebind",
+                "--membind",
+                "--physcpubind",
+                "--interleave",
+                "--preferred",
+                "--cpubind",
+            }
+        )
+    ),
     "sudo": Wrapper(frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"})),
     "xargs": Wrapper(),
     "timeout": Wrapper(frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),

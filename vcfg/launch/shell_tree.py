@@ -65,9 +65,14 @@ def stop_problem(li: LineIndex, out: list[ParseProblem]) -> None:
     """The note for a script whose parse `_ts_parse` stopped (see `READ_BUDGET_PER_BYTE`)."""
     if last_stop is not None:
         k = li.data.rfind(b"\n", 0, last_stop) + 1  # from the start of its line
-        out.append(ParseProblem(
-            "syntax", "bash cannot parse the text from here on, and reading it would take minutes "
-            "(tree-sitter's error recovery over it): vcfg stops reading this script here", li.span(k, k + 1)))
+        out.append(
+            ParseProblem(
+                "syntax",
+                "bash cannot parse the text from here on, and reading it would take minutes "
+                "(tree-sitter's error recovery over it): vcfg stops reading this script here",
+                li.span(k, k + 1),
+            )
+        )
 
 
 def parse_tree(data: bytes) -> Any:
@@ -189,14 +194,21 @@ class _WordLoc:
                 p = out[-1]
                 ps = p.span
                 # one run per line: `Word.char_span` counts columns from the run's start
-                if ps.end == cs.start and ps.line == cs.line == ps.end_line and ps.end_col == cs.col \
-                        and ps.file == cs.file:
-                    out[-1] = Run(p.at, p.length + 1, Span(ps.start, cs.end, ps.line, ps.col, cs.end_line, cs.end_col, ps.file), True)
+                if (
+                    ps.end == cs.start
+                    and ps.line == cs.line == ps.end_line
+                    and ps.end_col == cs.col
+                    and ps.file == cs.file
+                ):
+                    out[-1] = Run(
+                        p.at,
+                        p.length + 1,
+                        Span(ps.start, cs.end, ps.line, ps.col, cs.end_line, cs.end_col, ps.file),
+                        True,
+                    )
                     continue
             out.append(Run(at + k, 1, cs, exact))
         return out
-
-
 
 
 def _scan_problems(root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 50) -> None:
@@ -257,15 +269,23 @@ def runs_exit(body: Sequence[Any], data: bytes) -> bool:
 #: (``bash -n``: "syntax error near unexpected token `fi'"); tree-sitter-bash reads
 #: each as a command's name, with no ERROR node
 _STRAY_WHY = {
-    b"fi": "a `fi` with no `if` to end", b"done": "a `done` with no loop to end",
-    b"esac": "an `esac` with no `case` to end", b"}": "a `}` with no `{` to close",
-    b"then": "a `then` outside an `if`", b"else": "an `else` outside an `if`",
-    b"elif": "an `elif` outside an `if`", b"do": "a `do` outside a loop",
-    b"in": "an `in` outside a `for` or `case`", b"]]": "a `]]` with no `[[` to close",
+    b"fi": "a `fi` with no `if` to end",
+    b"done": "a `done` with no loop to end",
+    b"esac": "an `esac` with no `case` to end",
+    b"}": "a `}` with no `{` to close",
+    b"then": "a `then` outside an `if`",
+    b"else": "an `else` outside an `if`",
+    b"elif": "an `elif` outside an `if`",
+    b"do": "a `do` outside a loop",
+    b"in": "an `in` outside a `for` or `case`",
+    b"]]": "a `]]` with no `[[` to close",
 }
 #: where such a word may start a command, as text (the tree decides)
-_STRAY = re.compile(rb"(?:^|[;&|(){}`]|\bthen|\bdo|\belse)[ \t]*(fi|done|esac|then|else|elif|do|in|\}|\]\])"
-                    rb"(?=[ \t\r\n;&|)]|$)", re.M)
+_STRAY = re.compile(
+    rb"(?:^|[;&|(){}`]|\bthen|\bdo|\belse)[ \t]*(fi|done|esac|then|else|elif|do|in|\}|\]\])"
+    rb"(?=[ \t\r\n;&|)]|$)",
+    re.M,
+)
 
 
 def stray_keywords(root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 20) -> None:
@@ -283,13 +303,22 @@ def stray_keywords(root: Any, li: LineIndex, out: list[ParseProblem], limit: int
             continue
         name = node.parent
         cmd = name.parent if name is not None else None
-        if name is None or name.type != "command_name" or cmd is None or cmd.type != "command" \
-                or cmd.children[0].start_byte != name.start_byte:
+        if (
+            name is None
+            or name.type != "command_name"
+            or cmd is None
+            or cmd.type != "command"
+            or cmd.children[0].start_byte != name.start_byte
+        ):
             continue
         w = m.group(1)
-        out.append(ParseProblem(
-            "syntax", f"bash stops here with a syntax error (unexpected token `{w.decode()}`): "
-            f"{_STRAY_WHY[w]}", li.span(a, b)))
+        out.append(
+            ParseProblem(
+                "syntax",
+                f"bash stops here with a syntax error (unexpected token `{w.decode()}`): {_STRAY_WHY[w]}",
+                li.span(a, b),
+            )
+        )
         found += 1
         if found >= limit:
             return

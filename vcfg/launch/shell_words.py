@@ -10,6 +10,7 @@ from typing import Any, Iterable, Optional
 
 from vcfg.launch.model import Hole, Run, Span, Word
 
+
 def _hole_word(reason: str, span: Span, may_split: bool = False, raw: str = "") -> Word:
     return Word("", span, raw, (), (Hole(0, reason, span, may_split),))
 
@@ -124,7 +125,6 @@ class _Acc:
         return [Word(v, span, raw, r, h, q, a) for v, r, h, q, a in self.words]
 
 
-
 #: a string bash re-parses (``eval``, ``bash -c``) is read with each unknown part replaced
 #: by this variable, whose value is that unknown part (`mask_holes`, `unmask_holes`)
 HOLE_MARK = "${__vcfg_hole_"
@@ -181,8 +181,21 @@ def unmask_holes(w: Word, table: list[Word]) -> Word:
     return out[0] if len(out) == 1 else w
 
 
-_ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-         "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+_ANSI = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
 
 _BRACE_RANGE = re.compile(rb"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\Z|([A-Za-z])\.\.([A-Za-z])\Z")
 
@@ -288,6 +301,7 @@ def _printf(fmt: str, args: list[str]) -> Optional[str]:
     pieces: list[str] = []
     k = 0
     while True:
+
         def conv(m: "re.Match[str]") -> str:
             nonlocal k
             flags, width, prec, c = m.groups()
@@ -305,6 +319,7 @@ def _printf(fmt: str, args: list[str]) -> Optional[str]:
             if c == "c":
                 return a[:1]
             return ("%" + flags + width + ("." + prec if prec else "") + "s") % a
+
         try:
             pieces.append(_PRINTF_SPEC.sub(conv, fmt))
         except (ValueError, TypeError):

@@ -116,12 +116,12 @@ def _git_root(folder: Path) -> Optional[Path]:
 
 
 def _excluded(rel: str, name: str, exclude: Sequence[str]) -> bool:
-    return any(fnmatchcase(name, p) or fnmatchcase(rel, p) or fnmatchcase(rel, p.rstrip("/") + "/*")
-               for p in exclude)
+    return any(fnmatchcase(name, p) or fnmatchcase(rel, p) or fnmatchcase(rel, p.rstrip("/") + "/*") for p in exclude)
 
 
-def walk(folder: str, exclude: Sequence[str] = (), exclude_base: Optional[Path] = None,
-         skipped: Optional[list[str]] = None) -> list[str]:
+def walk(
+    folder: str, exclude: Sequence[str] = (), exclude_base: Optional[Path] = None, skipped: Optional[list[str]] = None
+) -> list[str]:
     """The files under ``folder`` a reader may take, sorted, without those ignored by
     ``.gitignore`` (of the folder, its subfolders and its parents up to the
     repository's root) or matched by an ``exclude`` pattern (a file or folder name, or

@@ -38,7 +38,7 @@ class BadCharacter(yaml.MarkedYAMLError):
 
 #: what YAML does not allow in a stream (PyYAML's Reader.NON_PRINTABLE); lone
 #: surrogates are the readers' surrogateescape of bytes that were not UTF-8
-_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]")
+_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def check_characters(text: Any) -> None:
@@ -102,8 +102,11 @@ def _children(node: Any) -> list[Any]:
 
 def _refuse(size: int, mark: Any) -> None:
     if size < 0 or size > MAX_NODES:
-        what = ("an alias refers to a node that contains it" if size < 0 else
-                f"its aliases expand to more than {MAX_NODES:,} nodes; vcfg does not read it")
+        what = (
+            "an alias refers to a node that contains it"
+            if size < 0
+            else f"its aliases expand to more than {MAX_NODES:,} nodes; vcfg does not read it"
+        )
         raise AliasBomb("while reading the aliases of this document", mark, what, mark)
 
 
@@ -188,7 +191,8 @@ def _bounded(kind: str, construct: Any) -> Any:
         text = str(node.value)
         if len(text) > MAX_DIGITS and sum(c.isdigit() for c in text) > MAX_DIGITS:
             raise yaml.constructor.ConstructorError(
-                None, None, f"{kind} of more than {MAX_DIGITS} digits; vcfg does not read it", node.start_mark)
+                None, None, f"{kind} of more than {MAX_DIGITS} digits; vcfg does not read it", node.start_mark
+            )
         return construct(loader, node)
 
     return constructor

@@ -30,7 +30,6 @@ from vcfg.launch.model import (
 )
 from vcfg.records import record
 
-
 _STEP = 64
 
 
@@ -93,7 +92,6 @@ class _TextLoc:
             return Word(value, sp, value, tuple(runs))
         return Word(value, sp, self.text[ci:cj], (Run(0, len(value), sp, False),) if value else ())
 
-
     def _runs_from(self, idx: list[tuple[int, int]]) -> tuple[Run, ...]:
         """Runs for characters whose sources are ``idx[k] = (start, end)``."""
         runs: list[Run] = []
@@ -113,9 +111,26 @@ class _TextLoc:
         return tuple(runs)
 
 
-_YAML_ESC = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
-             "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
-             "L": "\u2028", "P": "\u2029"}
+_YAML_ESC = {
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "t": "\t",
+    "\t": "\t",
+    "n": "\n",
+    "v": "\v",
+    "f": "\f",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+}
 
 
 def _quoted_positions(text: str, a: int, b: int, style: str, value: str) -> Optional[list[tuple[int, int]]]:
@@ -306,8 +321,15 @@ def _load(text: Any, path: str) -> ServeConfig:
             if root is None:
                 return ServeConfig(path, None, (ParseProblem("yaml", "the config file is empty", loc.span(0, 0)),))
             if not isinstance(root, yaml.MappingNode):
-                return ServeConfig(path, None, (ParseProblem(
-                    "yaml", "the config file must be a mapping of option: value", _node_span(loc, root)),))
+                return ServeConfig(
+                    path,
+                    None,
+                    (
+                        ParseProblem(
+                            "yaml", "the config file must be a mapping of option: value", _node_span(loc, root)
+                        ),
+                    ),
+                )
             entries: list[ConfigEntry] = []
             for kn, vn in root.value:
                 if kn.tag == "tag:yaml.org,2002:merge":
@@ -338,7 +360,9 @@ def _load(text: Any, path: str) -> ServeConfig:
                     try:
                         expected = json.dumps(value)
                     except (TypeError, ValueError) as e:
-                        problems.append(ParseProblem("yaml", f"{key}: vLLM cannot turn this value into JSON ({e})", vsp))
+                        problems.append(
+                            ParseProblem("yaml", f"{key}: vLLM cannot turn this value into JSON ({e})", vsp)
+                        )
                         expected = None
                     if expected is not None:
                         try:

@@ -35,10 +35,22 @@ from vcfg.records import field, record
 
 #: ``[tool.vcfg]``, ``[tool.vcfg.x]``, ``tool.vcfg.x = ...``, or ``vcfg = {...}`` /
 #: ``vcfg.x = ...`` under ``[tool]``: any way TOML can spell the table starts a line so.
-_MENTIONS_TOOL_VCFG = re.compile(r"""^\s*(\[\[?\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
+_MENTIONS_TOOL_VCFG = re.compile(
+    r"""^\s*(\[\[?\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M
+)
 
-_KEYS = {"vllm-version", "select", "ignore", "per-file-ignores", "allowed-env", "knowledge", "gpu-memory",
-         "deployments", "exclude", "plugins"}
+_KEYS = {
+    "vllm-version",
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "allowed-env",
+    "knowledge",
+    "gpu-memory",
+    "deployments",
+    "exclude",
+    "plugins",
+}
 
 
 @record
@@ -117,7 +129,7 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
     cfg = LintConfig(path=origin)
     if "vllm-version" in table:
         if not isinstance(table["vllm-version"], str):
-            raise VcfgError(f"{origin}: vllm-version must be a string like \"0.13.0\"")
+            raise VcfgError(f'{origin}: vllm-version must be a string like "0.13.0"')
         cfg.vllm_version = table["vllm-version"]
         if cfg.vllm_version.endswith((".json", ".json.gz")):  # a catalog file, beside the config
             cfg.vllm_version = str(origin.parent / Path(cfg.vllm_version).expanduser())
@@ -146,14 +158,14 @@ def from_table(table: dict[str, Any], origin: Path) -> LintConfig:
 
         gm = table["gpu-memory"]
         if isinstance(gm, bool) or not isinstance(gm, (str, int)):
-            raise VcfgError(f"{origin}: gpu-memory must be a size like \"141GiB\"")
+            raise VcfgError(f'{origin}: gpu-memory must be a size like "141GiB"')
         try:
             cfg.gpu_memory = parse_size(str(gm))
         except VcfgError as e:
             raise VcfgError(f"{origin}: gpu-memory: {e.message}", hint=e.hint) from e
     pl = table.get("plugins", [])
     if not isinstance(pl, list) or not all(isinstance(v, str) and v.strip() for v in pl):
-        raise VcfgError(f"{origin}: plugins must be a list like [\"vllm-ascend\"]")
+        raise VcfgError(f'{origin}: plugins must be a list like ["vllm-ascend"]')
     cfg.plugins = [str(origin.parent / v) if v.endswith(".json") else v for v in pl]
     ex = table.get("exclude", [])
     if not isinstance(ex, list) or not all(isinstance(v, str) for v in ex):
@@ -219,6 +231,8 @@ def _read(p: Path, required: bool) -> Optional[LintConfig]:
     else:
         table = data
     if not isinstance(table, dict):
-        raise VcfgError(f"{p}: [tool.vcfg] must be a table"
-                        + (" (this file has [[tool.vcfg]], an array of tables)" if isinstance(table, list) else ""))
+        raise VcfgError(
+            f"{p}: [tool.vcfg] must be a table"
+            + (" (this file has [[tool.vcfg]], an array of tables)" if isinstance(table, list) else "")
+        )
     return from_table(table, p)

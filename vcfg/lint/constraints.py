@@ -21,9 +21,9 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Optional
 
+from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import UNKNOWN, option
-from vcfg.diagnostics import Diagnostic, Span
 from vcfg.records import record
 
 

@@ -89,7 +89,7 @@ def parse_specs(table: Any, origin: Path) -> list[DeploymentSpec]:
             raise VcfgError(f"{where}.files must be a non-empty list of globs")
         hosts = t.get("hosts", {})
         if not isinstance(hosts, dict) or not all(isinstance(v, str) and v for v in hosts.values()):
-            raise VcfgError(f"{where}.hosts must be a table of glob = \"host name\"")
+            raise VcfgError(f'{where}.hosts must be a table of glob = "host name"')
         out.append(DeploymentSpec(str(name), tuple(files), tuple(hosts.items())))
     return out
 
@@ -141,10 +141,13 @@ def _started(fc: Any, real: str, folders: "_Folders") -> list[str]:
 
 #: the words that may name a script another one starts: after bash/sh/source/., and any
 #: word ending in .sh/.bash (checked afterwards against the starter's own plan)
-_NAMED = re.compile(rb"(?:\b(?:bash|sh|zsh|dash|ksh|source)|(?:^|[;&|(\s])\.)\s+(?:-\S+\s+)*[\"']?([^\s\"';&|()<>]+)"
-                    # a name starts where a run of name characters starts (the lookbehind):
-                    # else each character of a long run would start a scan to its end
-                    rb"|(?<![^\s\"';&|()<>=])([^\s\"';&|()<>=]+\.(?:sh|bash))\b", re.M)
+_NAMED = re.compile(
+    rb"(?:\b(?:bash|sh|zsh|dash|ksh|source)|(?:^|[;&|(\s])\.)\s+(?:-\S+\s+)*[\"']?([^\s\"';&|()<>]+)"
+    # a name starts where a run of name characters starts (the lookbehind):
+    # else each character of a long run would start a scan to its end
+    rb"|(?<![^\s\"';&|()<>=])([^\s\"';&|()<>=]+\.(?:sh|bash))\b",
+    re.M,
+)
 
 
 class _Folders:
@@ -412,8 +415,12 @@ def group(
         reals.sort()
         names = [spec.name for spec, members in spec_members if reals[0] in members]
         files = [by_real[r] for r in reals]
-        out.append((reals[0], Deployment(names[0] if names else files[0].path, files,
-                                         {by_real[r].path: host_of(r) for r in reals})))
+        out.append(
+            (
+                reals[0],
+                Deployment(names[0] if names else files[0].path, files, {by_real[r].path: host_of(r) for r in reals}),
+            )
+        )
     # by the first member's real path (known: not resolved again)
     out.sort(key=lambda x: x[0])
     return [d for _, d in out]

@@ -12,12 +12,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
+from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Summary
 from vcfg.errors import VcfgError
 from vcfg.launch.read import MAX_BYTES
 from vcfg.lint import suppressions
 from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
-from vcfg.diagnostics import SEVERITY_ORDER, Diagnostic, Summary
 from vcfg.lint.paths import reconcile as reconcile_paths
 from vcfg.lint.registry import rule_modules
 from vcfg.lint.rule import Rule
@@ -42,9 +42,7 @@ class LintResult:
         return 1 if any(d.severity in ("error", "warning") for d in self.diagnostics) else 0
 
 
-def make_target(
-    version: Optional[str], config: LintConfig, extra_knowledge: Sequence[Path] = ()
-) -> Target:
+def make_target(version: Optional[str], config: LintConfig, extra_knowledge: Sequence[Path] = ()) -> Target:
     from vcfg.catalog import store
     from vcfg.catalog.knowledge import load_packs
     from vcfg.catalog.local import installed_version
@@ -66,8 +64,14 @@ def make_target(
         plugins = tuple(find(p) for p in config.plugins)
     with_plugins = "plus " + ", ".join(p.label for p in plugins) if plugins else None
     full_note = "; ".join(x for x in (cat.label, with_plugins, f"from {origin}" if origin else None, note) if x)
-    return Target(catalog=cat, knowledge=knowledge, config=config, version_note=full_note or None,
-                  pinned=origin in ("--vllm-version", "project config"), plugins=plugins)
+    return Target(
+        catalog=cat,
+        knowledge=knowledge,
+        config=config,
+        version_note=full_note or None,
+        pinned=origin in ("--vllm-version", "project config"),
+        plugins=plugins,
+    )
 
 
 def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: ignore[no-untyped-def]
@@ -100,11 +104,19 @@ def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: igno
             if not older:
                 return None
             cat, _ = store.load(oldest)
-            note = (f"{rel.source()} names vllm {rel.version}, older than every bundled catalog: "
-                    f"checked against the oldest, {oldest}")
+            note = (
+                f"{rel.source()} names vllm {rel.version}, older than every bundled catalog: "
+                f"checked against the oldest, {oldest}"
+            )
         full = "; ".join(x for x in (rel.note, note) if x)
-        hit = cache[rel.version] = Target(catalog=cat, knowledge=target.knowledge, config=target.config,
-                                          version_note=full, pinned=False, plugins=target.plugins)
+        hit = cache[rel.version] = Target(
+            catalog=cat,
+            knowledge=target.knowledge,
+            config=target.config,
+            version_note=full,
+            pinned=False,
+            plugins=target.plugins,
+        )
     return hit
 
 
@@ -143,8 +155,10 @@ def expand_paths_report(
         elif os.path.isdir(p):
             found = walk(p, exclude, base, skipped=notes)
             if not found:
-                notes.append(f"{p}: no file in this folder is one vcfg reads (launch scripts, "
-                             "serve-config YAML, container and Kubernetes manifests)")
+                notes.append(
+                    f"{p}: no file in this folder is one vcfg reads (launch scripts, "
+                    "serve-config YAML, container and Kubernetes manifests)"
+                )
             out.extend(found)
         elif kind := special_kind(p):
             errors.append(f"{p}: {kind}, not a regular file; not read")
@@ -405,18 +419,29 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
 
     notes = []
     if not target.pinned:
-        unmapped = [(lc, rel if rel.version is None else rel._replace(  # type: ignore[attr-defined]
-                        note=f"{rel.source()} names vllm {rel.version}, which has no bundled catalog"))
-                    for lc in launches for rel in [release_of(lc.inv)]
-                    if (rel.version is None and rel.note)
-                    or (rel.version is not None and lc.own_target is None and rel.version != target.version)]
+        unmapped = [
+            (
+                lc,
+                rel
+                if rel.version is None
+                else rel._replace(  # type: ignore[attr-defined]
+                    note=f"{rel.source()} names vllm {rel.version}, which has no bundled catalog"
+                ),
+            )
+            for lc in launches
+            for rel in [release_of(lc.inv)]
+            if (rel.version is None and rel.note)
+            or (rel.version is not None and lc.own_target is None and rel.version != target.version)
+        ]
         if len(unmapped) == 1:
             lc, rel = unmapped[0]
             notes.append(f"{lc.path}:{lc.inv.span.line}: {rel.note}, checked against {target.version}")
         elif unmapped:
             images = ", ".join(dict.fromkeys(rel.image or rel.pin or "?" for _, rel in unmapped))
-            notes.append(f"{len(unmapped)} launches' images name no release vcfg has a catalog for ({images}), "
-                         f"checked against {target.version}")
+            notes.append(
+                f"{len(unmapped)} launches' images name no release vcfg has a catalog for ({images}), "
+                f"checked against {target.version}"
+            )
     others = [lc for lc in launches if lc.own_target is not None]
     versions = {lc.target.version for lc in launches}
     if others and len(versions) == 1:
@@ -424,8 +449,12 @@ def _release_summary(summary: Summary, launches: list[LaunchContext], target: Ta
         summary.version_note = others[0].target.version_note
     elif others:
         summary.releases = [
-            {"path": lc.path, "line": lc.inv.span.line, "vllm_version": lc.target.version,
-             "note": lc.target.version_note}
+            {
+                "path": lc.path,
+                "line": lc.inv.span.line,
+                "vllm_version": lc.target.version,
+                "note": lc.target.version_note,
+            }
             for lc in launches
         ]
         shown = ", ".join(f"{lc.path}:{lc.inv.span.line} on {lc.target.version}" for lc in others[:4])

@@ -41,6 +41,5 @@ def reconcile(per_launch: Sequence[tuple[Any, list[Diagnostic]]]) -> list[Diagno
                 out.append(d)
                 continue
             note = f"only on the path where {path}"
-            out.append(replace(d, severity="warning" if d.severity == "error" else d.severity,
-                               notes=d.notes + (note,)))
+            out.append(replace(d, severity="warning" if d.severity == "error" else d.severity, notes=d.notes + (note,)))
     return out

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from vcfg.edits import Applicability
 from vcfg.diagnostics import Diagnostic, Fix, Severity, Span
+from vcfg.edits import Applicability
 from vcfg.records import record
 
 Scope = Literal["launch", "file", "run", "suppressions"]

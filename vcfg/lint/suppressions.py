@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from typing import Optional
-from vcfg.records import field, record
 
 from vcfg.diagnostics import Diagnostic, Span
+from vcfg.records import field, record
 
 _RE = re.compile(r"(?:^|\s)#\s*vcfg:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\s-]+)")
 

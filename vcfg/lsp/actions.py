@@ -44,11 +44,22 @@ def _title(d: Any) -> str:
 
 def _same(a: t.Range, b: t.Range) -> bool:
     return (a.start.line, a.start.character, a.end.line, a.end.character) == (
-        b.start.line, b.start.character, b.end.line, b.end.character)
+        b.start.line,
+        b.start.character,
+        b.end.line,
+        b.end.character,
+    )
 
 
-def actions(uri: str, path: str, lm: Any, findings: Sequence[Any], asked: Sequence[t.Diagnostic],
-            rng: t.Range, only: Optional[Sequence[str]]) -> list[t.CodeAction]:
+def actions(
+    uri: str,
+    path: str,
+    lm: Any,
+    findings: Sequence[Any],
+    asked: Sequence[t.Diagnostic],
+    rng: t.Range,
+    only: Optional[Sequence[str]],
+) -> list[t.CodeAction]:
     """The actions for the client's ``asked`` diagnostics (matched to ``findings``, the
     server's own lint of the same text, by code and range) and the requested range."""
     want_quick = not only or any(k.startswith("quickfix") for k in only)
@@ -65,23 +76,34 @@ def actions(uri: str, path: str, lm: Any, findings: Sequence[Any], asked: Sequen
                 if d.fix is not None:
                     edits = _edits_of(d.fix, path)
                     if edits:
-                        out.append(t.CodeAction(
-                            title=_title(d), kind=t.CodeActionKind.QuickFix, diagnostics=[ad],
-                            is_preferred=_safe(d.fix),
-                            edit=t.WorkspaceEdit(changes={uri: [t.TextEdit(_range(lm, e), c) for e, c in edits]}),
-                        ))
+                        out.append(
+                            t.CodeAction(
+                                title=_title(d),
+                                kind=t.CodeActionKind.QuickFix,
+                                diagnostics=[ad],
+                                is_preferred=_safe(d.fix),
+                                edit=t.WorkspaceEdit(changes={uri: [t.TextEdit(_range(lm, e), c) for e, c in edits]}),
+                            )
+                        )
                 sup = suppress_edit(lm, d)
                 if sup is not None and d.code != "VC900":
-                    out.append(t.CodeAction(
-                        title=f"silence {d.code} here (# vcfg: disable={d.code})", kind=t.CodeActionKind.QuickFix,
-                        diagnostics=[ad], edit=t.WorkspaceEdit(changes={uri: [sup]}),
-                    ))
+                    out.append(
+                        t.CodeAction(
+                            title=f"silence {d.code} here (# vcfg: disable={d.code})",
+                            kind=t.CodeActionKind.QuickFix,
+                            diagnostics=[ad],
+                            edit=t.WorkspaceEdit(changes={uri: [sup]}),
+                        )
+                    )
                 break
     if want_all:
         all_edits = fix_all_edits(lm, findings, path)
         if all_edits:
-            out.append(t.CodeAction(title="vcfg: apply every safe fix", kind=FIX_ALL,
-                                    edit=t.WorkspaceEdit(changes={uri: all_edits})))
+            out.append(
+                t.CodeAction(
+                    title="vcfg: apply every safe fix", kind=FIX_ALL, edit=t.WorkspaceEdit(changes={uri: all_edits})
+                )
+            )
     return out
 
 
@@ -112,7 +134,7 @@ def suppress_edit(lm: Any, d: Any) -> Optional[t.TextEdit]:
     if line >= len(lm.lines):
         return None
     cont = text.rstrip().endswith("\\")
-    _, cw, in_comment = shell_words("\n".join(lm.lines[max(0, line - 60):line + 1]))
+    _, cw, in_comment = shell_words("\n".join(lm.lines[max(0, line - 60) : line + 1]))
     if in_comment and "vcfg:" in text:
         return None
     if not cont and not (cw is not None and cw.open_quote):

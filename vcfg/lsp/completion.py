@@ -13,9 +13,9 @@ import json
 import re
 from typing import Any, Optional, Sequence
 
-from vcfg.schema.kvtransfer import CONNECTOR, EXTRA
 from vcfg.lsp.context import Cursor
 from vcfg.records import record
+from vcfg.schema.kvtransfer import CONNECTOR, EXTRA
 
 MAX_ITEMS = 200
 #: lines around the cursor searched for the chosen ``kv_connector``
@@ -148,8 +148,14 @@ def _env_items(cat: Any, knowledge: Any) -> tuple[Item, ...]:
     for p in knowledge.plugins:
         for pe in p.env:
             if pe.name not in known:
-                out.append(Item(pe.name, "env", f"{pe.type or 'str'} (plugin {p.name})",
-                                f"**{pe.name}**: read by the {p.name} plugin, not by vLLM itself; {pe.meaning}"))
+                out.append(
+                    Item(
+                        pe.name,
+                        "env",
+                        f"{pe.type or 'str'} (plugin {p.name})",
+                        f"**{pe.name}**: read by the {p.name} plugin, not by vLLM itself; {pe.meaning}",
+                    )
+                )
     return _keep("env", (cat, knowledge), tuple(out))
 
 
@@ -250,8 +256,10 @@ def _flag_values(cat: Any, c: Cursor) -> list[Item]:
             values = ["true", "false"]
         else:
             return []
-    return [Item(_show(v), "value", "default" if v == f.default else f"choice of {f.long_name}",
-                 preferred=v == f.default) for v in values]
+    return [
+        Item(_show(v), "value", "default" if v == f.default else f"choice of {f.long_name}", preferred=v == f.default)
+        for v in values
+    ]
 
 
 def _env_values(cat: Any, name: str) -> list[Item]:
@@ -261,8 +269,10 @@ def _env_values(cat: Any, name: str) -> list[Item]:
     values = list(e.choices or [])
     if not values and (e.parse == "bool_int" or e.type == "bool"):
         values = ["1", "0"]
-    return [Item(str(v), "value", "default" if v == e.default else f"choice of {name}",
-                 preferred=v == e.default) for v in values]
+    return [
+        Item(str(v), "value", "default" if v == e.default else f"choice of {name}", preferred=v == e.default)
+        for v in values
+    ]
 
 
 def _quoted(c: Cursor, name: str) -> Optional[str]:
@@ -298,11 +308,11 @@ def _extra_keys(target: Any, c: Cursor, lines: Sequence[str], line: int) -> list
     k = cat.connector(name)
     facts = target.knowledge.connector_facts(name, target.version)
     out: dict[str, Item] = {}
-    for x in (k.extra_keys if k is not None else []):
+    for x in k.extra_keys if k is not None else []:
         detail = (x.type or "any") + (_default(x.default) if x.has_default else " (required)")
         doc = f"**{name}** extra-config key `{x.name}` ({detail})\n\nread at {_loc(x.loc)}"
         out[x.name] = Item(x.name, "key", detail, doc, insert=_quoted(c, x.name))
-    for kf in (facts.keys if facts is not None else []):
+    for kf in facts.keys if facts is not None else []:
         if kf.name in out:
             continue
         detail = ("required" if kf.required else "optional") + (f"; {kf.required_when}" if kf.required_when else "")
@@ -319,16 +329,24 @@ def _json_values(target: Any, c: Cursor, lines: Sequence[str], line: int) -> lis
         kf = facts.key(key) if facts is not None else None
         if kf is None or not kf.choices:
             return []
-        return [Item(_show(v), "value", f"choice of {key}", insert=_quoted(c, _show(v)) if isinstance(v, str)
-                     else None) for v in kf.choices]
+        return [
+            Item(_show(v), "value", f"choice of {key}", insert=_quoted(c, _show(v)) if isinstance(v, str) else None)
+            for v in kf.choices
+        ]
     if cls is None:
         return []
     if key == CONNECTOR and cls.field(CONNECTOR) is not None:
         out = []
         for k in cat.connectors:
-            out.append(Item(k.name, "connector", f"KV connector ({k.class_name})",
-                            f"**{k.name}**: `{k.module}.{k.class_name}`\n\nregistered at {_loc(k.loc)}",
-                            insert=_quoted(c, k.name)))
+            out.append(
+                Item(
+                    k.name,
+                    "connector",
+                    f"KV connector ({k.class_name})",
+                    f"**{k.name}**: `{k.module}.{k.class_name}`\n\nregistered at {_loc(k.loc)}",
+                    insert=_quoted(c, k.name),
+                )
+            )
         known = {k.name for k in cat.connectors}
         for p in target.knowledge.plugins:
             for name in p.connectors:
@@ -346,6 +364,13 @@ def _json_values(target: Any, c: Cursor, lines: Sequence[str], line: int) -> lis
         if v is None:
             continue
         text = _show(v)
-        out.append(Item(text, "value", "default" if v == fld.default else f"choice of {cls.name}.{key}",
-                        insert=_quoted(c, text) if isinstance(v, str) else None, preferred=v == fld.default))
+        out.append(
+            Item(
+                text,
+                "value",
+                "default" if v == fld.default else f"choice of {cls.name}.{key}",
+                insert=_quoted(c, text) if isinstance(v, str) else None,
+                preferred=v == fld.default,
+            )
+        )
     return out

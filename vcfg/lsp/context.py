@@ -155,7 +155,7 @@ def _escaped_end(tok: str) -> bool:
 def _window(lines: Sequence[str], line: int, col: int) -> str:
     top = max(0, line - WINDOW)
     cur = lines[line] if line < len(lines) else ""
-    cur = cur[max(0, col - LINE_LIMIT):col] if col > LINE_LIMIT else cur[:col]
+    cur = cur[max(0, col - LINE_LIMIT) : col] if col > LINE_LIMIT else cur[:col]
     above = [s[:LINE_LIMIT] for s in lines[top:line]]
     return "\n".join([*above, cur])
 
@@ -165,9 +165,9 @@ def _serve_args(words: list[_Word]) -> Optional[list[_Word]]:
     for i, w in enumerate(words):
         v = w.value
         if (v == "vllm" or v.endswith("/vllm")) and i + 1 < len(words) and words[i + 1].value == "serve":
-            return words[i + 2:]
+            return words[i + 2 :]
         if v in _SERVE_MODULES and i >= 1 and words[i - 1].value == "-m":
-            return words[i + 1:]
+            return words[i + 1 :]
     return None
 
 
@@ -197,8 +197,9 @@ def shell_cursor(lines: Sequence[str], line: int, col: int, json_flags: frozense
     return arg_cursor([w.value for w in args], cw, col, json_flags)
 
 
-def arg_cursor(before: list[str], cw: Optional[_Word], col: int, json_flags: frozenset[str],
-               quote_style: Optional[str] = None) -> Cursor:
+def arg_cursor(
+    before: list[str], cw: Optional[_Word], col: int, json_flags: frozenset[str], quote_style: Optional[str] = None
+) -> Cursor:
     """The cursor on an argument of a serve launch: ``before`` are the arguments
     before it, ``cw`` the one being typed."""
     value = cw.value if cw else ""
@@ -293,19 +294,44 @@ def json_cursor(text: str, col: int, flag: str, quote: str) -> Cursor:
     return _json_at(stack, path, "", col, False, flag, text, quote)
 
 
-def _json_at(stack: list[list[object]], path: list[str], partial: str, start: int, in_string: bool,
-             flag: str, text: str, quote: str) -> Cursor:
+def _json_at(
+    stack: list[list[object]],
+    path: list[str],
+    partial: str,
+    start: int,
+    in_string: bool,
+    flag: str,
+    text: str,
+    quote: str,
+) -> Cursor:
     if not stack:
         return NONE
     kind, key, expect = stack[-1]
     if kind == "obj" and expect == "key":
-        return Cursor("json_key", prefix=partial, start=start, flag=flag, path=tuple(path),
-                      json_text=text, in_string=in_string, quote=quote)
+        return Cursor(
+            "json_key",
+            prefix=partial,
+            start=start,
+            flag=flag,
+            path=tuple(path),
+            json_text=text,
+            in_string=in_string,
+            quote=quote,
+        )
     if expect == "value":
         k = str(key) if kind == "obj" else (path[-1] if path else None)
         p = tuple(path) if kind == "obj" else tuple(path[:-1])
-        return Cursor("json_value", prefix=partial, start=start, flag=flag, path=p, key=k,
-                      json_text=text, in_string=in_string, quote=quote)
+        return Cursor(
+            "json_value",
+            prefix=partial,
+            start=start,
+            flag=flag,
+            path=p,
+            key=k,
+            json_text=text,
+            in_string=in_string,
+            quote=quote,
+        )
     return NONE
 
 
@@ -360,8 +386,9 @@ def serve_config_cursor(lines: Sequence[str], line: int, col: int, json_flags: f
         if not parents:
             return Cursor("flag", prefix=m.group(3), start=col - len(m.group(3)), bare_keys=True)
         flag = "--" + parents[0]
-        return Cursor("json_key", prefix=m.group(3), start=col - len(m.group(3)), flag=flag,
-                      path=tuple(parents[1:]), quote="yaml")
+        return Cursor(
+            "json_key", prefix=m.group(3), start=col - len(m.group(3)), flag=flag, path=tuple(parents[1:]), quote="yaml"
+        )
     m = _KEY_VALUE.match(cur)
     if m and not m.group(2):
         indent = len(m.group(1))
@@ -372,14 +399,27 @@ def serve_config_cursor(lines: Sequence[str], line: int, col: int, json_flags: f
             flag = "--" + key
             if value.lstrip().startswith("{"):
                 return json_cursor(value, col, flag, "yaml")
-            return Cursor("flag_value", prefix=value.strip("\"'"), start=vstart + (1 if value[:1] in "\"'" else 0),
-                          flag=flag, bare_keys=True)
+            return Cursor(
+                "flag_value",
+                prefix=value.strip("\"'"),
+                start=vstart + (1 if value[:1] in "\"'" else 0),
+                flag=flag,
+                bare_keys=True,
+            )
         flag = "--" + parents[0]
         if value.lstrip().startswith("{"):
             c = json_cursor(value, col, flag, "yaml")
             return replace(c, path=tuple(parents[1:]) + (key,) + c.path) if c.kind != "none" else c
-        return Cursor("json_value", prefix=value.strip("\"'"), start=vstart + (1 if value[:1] in "\"'" else 0),
-                      flag=flag, path=tuple(parents[1:]), key=key, quote="yaml", in_string=True)
+        return Cursor(
+            "json_value",
+            prefix=value.strip("\"'"),
+            start=vstart + (1 if value[:1] in "\"'" else 0),
+            flag=flag,
+            path=tuple(parents[1:]),
+            key=key,
+            quote="yaml",
+            in_string=True,
+        )
     return NONE
 
 
@@ -397,8 +437,11 @@ def manifest_cursor(lines: Sequence[str], line: int, col: int, json_flags: froze
         if name:
             return Cursor("env_value", prefix=m.group(3), start=col - len(m.group(3)), env=name.group(1))
     m = _ITEM.match(cur)
-    if m and (_under(lines, line, len(m.group(1)), "args") or _under(lines, line, len(m.group(1)), "command")) \
-            and _mentions_vllm(lines, line):
+    if (
+        m
+        and (_under(lines, line, len(m.group(1)), "args") or _under(lines, line, len(m.group(1)), "command"))
+        and _mentions_vllm(lines, line)
+    ):
         item = m.group(2)
         if item[:1] in "|>":
             return shell_cursor(lines, line, col, json_flags)
@@ -429,7 +472,7 @@ def _under(lines: Sequence[str], line: int, indent: int, key: str) -> bool:
 
 def _mentions_vllm(lines: Sequence[str], line: int) -> bool:
     top = max(0, line - 60)
-    return any("vllm" in s for s in lines[top:line + 1])
+    return any("vllm" in s for s in lines[top : line + 1])
 
 
 def _items_before(lines: Sequence[str], line: int, indent: int) -> list[str]:
@@ -454,7 +497,7 @@ def _yaml_item_word(item: str) -> _Word:
         closed = len(item) > 1 and item.endswith(q)
         inner = item[1:-1] if closed else item[1:]
         if q == '"':
-            inner = re.sub(r'\\(.)', r"\1", inner)
+            inner = re.sub(r"\\(.)", r"\1", inner)
         else:
             inner = inner.replace("''", "'")
         return _Word(item, inner, "" if closed else q, "" if closed else inner)

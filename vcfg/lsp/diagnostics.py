@@ -65,15 +65,17 @@ def to_lsp(lm: Any, diags: Sequence[Any], path: str, rules_base: Optional[str] =
         if s.file != path:
             continue  # a finding in another file (a --config YAML): not this document's
         url = rule_url(d.code, d.name, rules_base)
-        out.append(t.Diagnostic(
-            range=to_range(lm, s.line, s.col, s.end_line, s.end_col),
-            message=message_of(d),
-            severity=SEVERITY.get(d.severity, t.DiagnosticSeverity.Warning),
-            code=d.code,
-            code_description=t.CodeDescription(href=url) if url else None,
-            source=SOURCE,
-            tags=[t.DiagnosticTag.Unnecessary] if d.code == "VC900" else None,
-        ))
+        out.append(
+            t.Diagnostic(
+                range=to_range(lm, s.line, s.col, s.end_line, s.end_col),
+                message=message_of(d),
+                severity=SEVERITY.get(d.severity, t.DiagnosticSeverity.Warning),
+                code=d.code,
+                code_description=t.CodeDescription(href=url) if url else None,
+                source=SOURCE,
+                tags=[t.DiagnosticTag.Unnecessary] if d.code == "VC900" else None,
+            )
+        )
     return out
 
 
@@ -81,5 +83,8 @@ def problem_diagnostic(message: str) -> t.Diagnostic:
     """A settings or config problem, shown at the top of the file."""
     return t.Diagnostic(
         range=t.Range(t.Position(0, 0), t.Position(0, 0)),
-        message=message, severity=t.DiagnosticSeverity.Warning, source=SOURCE, code="config",
+        message=message,
+        severity=t.DiagnosticSeverity.Warning,
+        source=SOURCE,
+        code="config",
     )

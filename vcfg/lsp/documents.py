@@ -82,8 +82,9 @@ def to_bytes(text: str) -> bytes:
         return text.encode("utf-8", "replace")
 
 
-def lint(doc: Document, text: str, target: Any, target_key: Any,
-         others: Optional[dict[str, str]] = None) -> LintOutcome:
+def lint(
+    doc: Document, text: str, target: Any, target_key: Any, others: Optional[dict[str, str]] = None
+) -> LintOutcome:
     """The lint of ``text`` as ``doc``, reused while neither it, the target nor the
     other open buffers a ``--config`` may name (``others``: absolute path -> text)
     changed."""
@@ -96,10 +97,12 @@ def lint(doc: Document, text: str, target: Any, target_key: Any,
     from vcfg.lint.engine import lint_text
 
     t0, c0 = time.perf_counter(), time.process_time()
-    result = lint_text(doc.path, to_bytes(text), target,
-                       {k: to_bytes(v) for k, v in others.items()} if others else None)
-    out = LintOutcome(doc.version, h, target_key, result, (time.perf_counter() - t0) * 1000,
-                      (time.process_time() - c0) * 1000)
+    result = lint_text(
+        doc.path, to_bytes(text), target, {k: to_bytes(v) for k, v in others.items()} if others else None
+    )
+    out = LintOutcome(
+        doc.version, h, target_key, result, (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+    )
     doc.last = out
     return out
 

@@ -9,9 +9,9 @@ import json
 import re
 from typing import Any, Optional, Sequence
 
-from vcfg.schema.kvtransfer import CONNECTOR
 from vcfg.lsp import completion
 from vcfg.lsp.context import NAME_CHARS, at, word_at
+from vcfg.schema.kvtransfer import CONNECTOR
 
 _RULE = re.compile(r"VC\d{3}")
 
@@ -63,8 +63,9 @@ def _footer(topic: str, version: str) -> str:
 def hover(lines: Sequence[str], line: int, col: int, style: str, target: Any) -> Optional[tuple[str, int, int]]:
     """Markdown for the word at (``line``, ``col``) and the word's columns, or None."""
     text = lines[line] if 0 <= line < len(lines) else ""
-    if col > len(text) or (col < len(text) and not NAME_CHARS.match(text[col]) and
-                           (col == 0 or not NAME_CHARS.match(text[col - 1]))):
+    if col > len(text) or (
+        col < len(text) and not NAME_CHARS.match(text[col]) and (col == 0 or not NAME_CHARS.match(text[col - 1]))
+    ):
         return None
     a, b = word_at(text, col)
     word = text[a:b]
@@ -109,7 +110,6 @@ def _by_shape(target: Any, word: str) -> Optional[str]:
     return None
 
 
-
 def _absent_md(what: str, name: str, v: str, hist: Optional[str], gone: Any) -> Optional[str]:
     """A name the release does not have: its history and the removed-name entry, or
     None when vcfg knows nothing of it."""
@@ -122,6 +122,7 @@ def _absent_md(what: str, name: str, v: str, hist: Optional[str], gone: Any) -> 
         out.append(gone.sentences())
     out.append(_footer(name, v))
     return "\n\n".join(out)
+
 
 def flag_md(target: Any, name: str) -> Optional[str]:
     cat = target.catalog
@@ -162,13 +163,23 @@ def env_md(target: Any, name: str) -> Optional[str]:
             pe = pc.env(name)
             if pe is not None:
                 detail = pe.type + (f" = {_v(pe.default)}" if pe.default is not None else "")
-                return "\n\n".join([f"**{name}** `{detail}`: read by the {pc.label} plugin, not by vLLM",
-                                    f"defined at `{pe.loc}` ({pc.name})", _footer(name, v)])
+                return "\n\n".join(
+                    [
+                        f"**{name}** `{detail}`: read by the {pc.label} plugin, not by vLLM",
+                        f"defined at `{pe.loc}` ({pc.name})",
+                        _footer(name, v),
+                    ]
+                )
         plugin = target.knowledge.plugin_of_env(name)
         if plugin is not None:
             pe = plugin.env_var(name)
-            return "\n\n".join([f"**{name}**: read by the {plugin.name} plugin, not by vLLM",
-                                pe.meaning if pe else "", _footer(name, v)])
+            return "\n\n".join(
+                [
+                    f"**{name}**: read by the {plugin.name} plugin, not by vLLM",
+                    pe.meaning if pe else "",
+                    _footer(name, v),
+                ]
+            )
         return _absent_md("a variable", name, v, history_line("env", name, v), target.knowledge.removed_env(name))
     detail = e.type + (f" = {_v(e.default)}" if e.default is not None else "")
     out = [f"**{name}** `{detail}`"]
@@ -184,8 +195,9 @@ def env_md(target: Any, name: str) -> Optional[str]:
     return "\n\n".join(out)
 
 
-def json_key_md(target: Any, flag: str, path: Sequence[str], key: str, lines: Sequence[str], line: int,
-                json_text: str) -> Optional[str]:
+def json_key_md(
+    target: Any, flag: str, path: Sequence[str], key: str, lines: Sequence[str], line: int, json_text: str
+) -> Optional[str]:
     cat = target.catalog
     v = cat.vllm_version
     cls, special = completion.config_class_at(cat, flag, path)
@@ -215,15 +227,21 @@ def json_key_md(target: Any, flag: str, path: Sequence[str], key: str, lines: Se
     fld = cls.field(key)
     if fld is None:
         hist = history_line("field", f"{cls.name}.{key}", v)
-        return "\n\n".join(x for x in [f"**{key}**: not a field of `{cls.name}` in vllm {v}", hist,
-                                       _footer(f"{cls.name}.{key}", v)] if x)
+        return "\n\n".join(
+            x
+            for x in [f"**{key}**: not a field of `{cls.name}` in vllm {v}", hist, _footer(f"{cls.name}.{key}", v)]
+            if x
+        )
     detail = fld.type + (f" = {_v(fld.default)}" if fld.default is not None else "")
     out = [f"**{cls.name}.{fld.name}** `{detail}`"]
     if fld.choices:
         out.append("choices: " + ", ".join(f"`{_v(x)}`" for x in fld.choices))
     if fld.constraint is not None:
-        bounds = [f"{op} {getattr(fld.constraint, op)}" for op in ("gt", "ge", "lt", "le")
-                  if getattr(fld.constraint, op) is not None]
+        bounds = [
+            f"{op} {getattr(fld.constraint, op)}"
+            for op in ("gt", "ge", "lt", "le")
+            if getattr(fld.constraint, op) is not None
+        ]
         if bounds:
             out.append("must be " + ", ".join(bounds))
     out.append(f"defined at {_at(fld.loc)}")
@@ -247,15 +265,24 @@ def connector_md(target: Any, name: str) -> Optional[str]:
         if hist is None:
             return None
         gone = target.knowledge.removed_connector(name)
-        return "\n\n".join(x for x in [f"**{name}**: not a connector of vllm {v}", hist,
-                                       gone.sentences() if gone else None, _footer(name, v)] if x)
+        return "\n\n".join(
+            x
+            for x in [
+                f"**{name}**: not a connector of vllm {v}",
+                hist,
+                gone.sentences() if gone else None,
+                _footer(name, v),
+            ]
+            if x
+        )
     out = [f"**{name}** KV connector: `{k.module}.{k.class_name}`", f"registered at {_at(k.loc)}"]
     if k.extra_keys:
         out.append("extra-config keys: " + ", ".join(f"`{x.name}`" for x in k.extra_keys))
     if facts is not None:
         for r in facts.roles:
-            roles = [f"{side} {'/'.join(names)}" for side, names in (("prefill", r.prefill), ("decode", r.decode))
-                     if names]
+            roles = [
+                f"{side} {'/'.join(names)}" for side, names in (("prefill", r.prefill), ("decode", r.decode)) if names
+            ]
             if roles:
                 out.append("roles: " + ", ".join(roles))
         if facts.proxy:
@@ -273,5 +300,7 @@ def rule_md(code: str) -> Optional[str]:
     r = next((r for r in all_rules() if r.code == code), None)
     if r is None:
         return None
-    return (f"**{r.code} {r.name}** ({r.severity}): {r.summary}\n\n"
-            f"`vcfg explain {r.code}` · docs/rules/{r.code}-{r.name}.md")
+    return (
+        f"**{r.code} {r.name}** ({r.severity}): {r.summary}\n\n"
+        f"`vcfg explain {r.code}` · docs/rules/{r.code}-{r.name}.md"
+    )

@@ -54,8 +54,12 @@ class _Protocol(LanguageServerProtocol):
         except Exception:
             if isinstance(data, dict) and "id" in data and "method" in data and "jsonrpc" in data:
                 try:
-                    self._send_response(data["id"], error=t.ResponseError(
-                        code=t.ErrorCodes.InvalidParams, message=f"invalid parameters for {data['method']}"))
+                    self._send_response(
+                        data["id"],
+                        error=t.ResponseError(
+                            code=t.ErrorCodes.InvalidParams, message=f"invalid parameters for {data['method']}"
+                        ),
+                    )
                 except Exception:  # noqa: BLE001 - an id that cannot be answered
                     log.error("could not answer a malformed request")
             raise
@@ -78,8 +82,9 @@ class VcfgServer(LanguageServer):
     def __init__(self) -> None:
         from vcfg import __version__
 
-        super().__init__("vcfg", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
-                         protocol_cls=_Protocol)
+        super().__init__(
+            "vcfg", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental, protocol_cls=_Protocol
+        )
         self.settings = Settings()
         self.docs: dict[str, documents.Document] = {}
         self.pull = False
@@ -114,8 +119,7 @@ class VcfgServer(LanguageServer):
         ``--config`` YAML, and the scripts of its deployment (a proxy, the starter
         that runs it, a sibling launch), are read from the editor's buffer, unsaved
         changes included, before the disk."""
-        out = {d.path: self.text_of(u) for u, d in self.docs.items()
-               if u != doc.uri and d.path.startswith("/")}
+        out = {d.path: self.text_of(u) for u, d in self.docs.items() if u != doc.uri and d.path.startswith("/")}
         return out or None
 
     def style_of(self, doc: documents.Document, lines: Sequence[str]) -> str:
@@ -154,8 +158,9 @@ class VcfgServer(LanguageServer):
         t0 = time.perf_counter()
         doc.pending = None
         diags, outcome = self.lint(doc)
-        self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags,
-                                                                           version=doc.version))
+        self.text_document_publish_diagnostics(
+            t.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=doc.version)
+        )
         if outcome.fresh:
             self.timings.append((outcome.elapsed_ms, (time.perf_counter() - t0) * 1000, outcome.cpu_ms))
             outcome.fresh = False
@@ -244,8 +249,7 @@ async def _fetch_settings(ls: VcfgServer) -> None:
     """The ``vcfg`` section, for a client that keeps settings until asked (pull model);
     an empty answer keeps what the client sent before."""
     try:
-        got = await ls.workspace_configuration_async(
-            t.ConfigurationParams(items=[t.ConfigurationItem(section="vcfg")]))
+        got = await ls.workspace_configuration_async(t.ConfigurationParams(items=[t.ConfigurationItem(section="vcfg")]))
     except Exception as e:  # noqa: BLE001 - a client that cannot answer
         log.info("no workspace/configuration answer: %s", type(e).__name__)
         return
@@ -335,8 +339,10 @@ def _empty_report() -> t.RelatedFullDocumentDiagnosticReport:
     return t.RelatedFullDocumentDiagnosticReport(items=[])
 
 
-@server.feature(t.TEXT_DOCUMENT_DIAGNOSTIC,
-                t.DiagnosticOptions(identifier="vcfg", inter_file_dependencies=False, workspace_diagnostics=False))
+@server.feature(
+    t.TEXT_DOCUMENT_DIAGNOSTIC,
+    t.DiagnosticOptions(identifier="vcfg", inter_file_dependencies=False, workspace_diagnostics=False),
+)
 @guard(_empty_report)
 def pull_diagnostics(ls: VcfgServer, params: t.DocumentDiagnosticParams) -> t.RelatedFullDocumentDiagnosticReport:
     doc = ls.docs.get(params.text_document.uri)
@@ -350,8 +356,9 @@ class _Spot:
     """The lines around a client position (the most any request reads) and the
     position in them."""
 
-    def __init__(self, target: Any, lines: list[str], line: int, col: int, style: str, first: int,
-                 encoding: str) -> None:
+    def __init__(
+        self, target: Any, lines: list[str], line: int, col: int, style: str, first: int, encoding: str
+    ) -> None:
         self.target, self.lines, self.line, self.col, self.style, self.first = target, lines, line, col, style, first
         self.lm = documents.LineMap("\n".join(lines), encoding)
 
@@ -372,8 +379,10 @@ def _spot(ls: VcfgServer, uri: str, pos: t.Position) -> Optional[_Spot]:
     return _Spot(target, lines, line - first, col, style, first, ls.encoding)
 
 
-@server.feature(t.TEXT_DOCUMENT_COMPLETION,
-                t.CompletionOptions(trigger_characters=["-", '"', "_", " ", "=", ":"], resolve_provider=False))
+@server.feature(
+    t.TEXT_DOCUMENT_COMPLETION,
+    t.CompletionOptions(trigger_characters=["-", '"', "_", " ", "=", ":"], resolve_provider=False),
+)
 @guard(lambda: t.CompletionList(is_incomplete=False, items=[]))
 def complete(ls: VcfgServer, params: t.CompletionParams) -> t.CompletionList:
     sp = _spot(ls, params.text_document.uri, params.position)
@@ -389,16 +398,18 @@ def complete(ls: VcfgServer, params: t.CompletionParams) -> t.CompletionList:
     rng = t.Range(sp.position(cur.start), sp.position(end))
     out = []
     for i, it in enumerate(items):
-        out.append(t.CompletionItem(
-            label=it.label,
-            kind=_KINDS.get(it.kind, t.CompletionItemKind.Text),
-            detail=it.detail or None,
-            documentation=t.MarkupContent(t.MarkupKind.Markdown, it.doc) if it.doc else None,
-            text_edit=t.TextEdit(rng, it.insert if it.insert is not None else it.label),
-            filter_text=it.insert if it.insert is not None else None,
-            sort_text=f"{0 if it.preferred else 1}{i:04d}",
-            tags=[t.CompletionItemTag.Deprecated] if it.deprecated else None,
-        ))
+        out.append(
+            t.CompletionItem(
+                label=it.label,
+                kind=_KINDS.get(it.kind, t.CompletionItemKind.Text),
+                detail=it.detail or None,
+                documentation=t.MarkupContent(t.MarkupKind.Markdown, it.doc) if it.doc else None,
+                text_edit=t.TextEdit(rng, it.insert if it.insert is not None else it.label),
+                filter_text=it.insert if it.insert is not None else None,
+                sort_text=f"{0 if it.preferred else 1}{i:04d}",
+                tags=[t.CompletionItemTag.Deprecated] if it.deprecated else None,
+            )
+        )
     return t.CompletionList(is_incomplete=cut, items=out)
 
 
@@ -416,8 +427,10 @@ def on_hover(ls: VcfgServer, params: t.HoverParams) -> Optional[t.Hover]:
     return t.Hover(contents=t.MarkupContent(t.MarkupKind.Markdown, md), range=rng)
 
 
-@server.feature(t.TEXT_DOCUMENT_CODE_ACTION,
-                t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix, code_actions.FIX_ALL]))
+@server.feature(
+    t.TEXT_DOCUMENT_CODE_ACTION,
+    t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix, code_actions.FIX_ALL]),
+)
 @guard(list)
 def on_code_action(ls: VcfgServer, params: t.CodeActionParams) -> list[t.CodeAction]:
     doc = ls.docs.get(params.text_document.uri)
@@ -425,8 +438,9 @@ def on_code_action(ls: VcfgServer, params: t.CodeActionParams) -> list[t.CodeAct
         return []
     _, outcome = ls.lint(doc)
     lm = ls.line_map(doc)
-    return code_actions.actions(doc.uri, doc.path, lm, outcome.result.diagnostics, params.context.diagnostics,
-                                params.range, params.context.only)
+    return code_actions.actions(
+        doc.uri, doc.path, lm, outcome.result.diagnostics, params.context.diagnostics, params.range, params.context.only
+    )
 
 
 @server.command(CMD_SET_RELEASE)
@@ -469,8 +483,12 @@ def set_release(ls: VcfgServer, *args: Any) -> dict[str, Any]:
 def releases(ls: VcfgServer, *args: Any) -> dict[str, Any]:
     from vcfg.catalog import store
 
-    return {"bundled": store.bundled_versions(), "user": store.user_versions(),
-            "loaded": ls.settings.loaded_releases(), "workspace": ls.settings.workspace_release}
+    return {
+        "bundled": store.bundled_versions(),
+        "user": store.user_versions(),
+        "loaded": ls.settings.loaded_releases(),
+        "workspace": ls.settings.workspace_release,
+    }
 
 
 @server.command(CMD_LINT_STATS)
@@ -479,8 +497,11 @@ def stats(ls: VcfgServer, *args: Any) -> dict[str, Any]:
     """What the server holds (for benchmarks and bug reports)."""
     import resource
 
-    out: dict[str, Any] = {"documents": len(ls.docs), "releases": ls.settings.loaded_releases(),
-                           "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+    out: dict[str, Any] = {
+        "documents": len(ls.docs),
+        "releases": ls.settings.loaded_releases(),
+        "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    }
     if ls.timings:
         out["lint_ms"] = [round(x[0], 3) for x in ls.timings]
         out["publish_ms"] = [round(x[1], 3) for x in ls.timings]
@@ -503,9 +524,11 @@ def main(argv: Sequence[str] = ()) -> int:
     while args:
         a = args.pop(0)
         if a in ("-h", "--help"):
-            sys.stdout.write("usage: vcfg lsp [--log-file FILE] [--debug]\n\n"
-                             "A language server for vLLM launch scripts, serve configs and manifests, "
-                             "over stdio (docs/editors.md).\n")
+            sys.stdout.write(
+                "usage: vcfg lsp [--log-file FILE] [--debug]\n\n"
+                "A language server for vLLM launch scripts, serve configs and manifests, "
+                "over stdio (docs/editors.md).\n"
+            )
             return 0
         if a == "--debug":
             level = logging.DEBUG

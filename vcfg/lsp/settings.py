@@ -49,8 +49,12 @@ class ClientSettings:
 
 
 _NAMES = {
-    "vllmVersion": "vllm_version", "vllm-version": "vllm_version", "releases": "releases",
-    "configPath": "config_path", "knowledge": "knowledge", "debounceMs": "debounce_ms",
+    "vllmVersion": "vllm_version",
+    "vllm-version": "vllm_version",
+    "releases": "releases",
+    "configPath": "config_path",
+    "knowledge": "knowledge",
+    "debounceMs": "debounce_ms",
     "rulesUrl": "rules_url",
 }
 
@@ -131,8 +135,12 @@ class Settings:
 
         for pattern, version in self.client.releases.items():
             # a relative glob matches the end of the path ("legacy/*.sh")
-            if (fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern)
-                    or not os.path.isabs(pattern) and fnmatch.fnmatch(path, "*/" + pattern)):
+            if (
+                fnmatch.fnmatch(path, pattern)
+                or fnmatch.fnmatch(os.path.basename(path), pattern)
+                or not os.path.isabs(pattern)
+                and fnmatch.fnmatch(path, "*/" + pattern)
+            ):
                 return version, f"vcfg.releases[{pattern!r}]"
         if self.workspace_release:
             return self.workspace_release, "workspace release (vcfg.setRelease)"
@@ -221,7 +229,6 @@ def _absolute_patterns(cfg: LintConfig) -> LintConfig:
         return cfg
     base = cfg.path.parent
     cfg.per_file_ignores = {
-        (p if os.path.isabs(p) or "/" not in p else str(base / p)): codes
-        for p, codes in cfg.per_file_ignores.items()
+        (p if os.path.isabs(p) or "/" not in p else str(base / p)): codes for p, codes in cfg.per_file_ignores.items()
     }
     return cfg

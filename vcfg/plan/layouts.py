@@ -136,9 +136,17 @@ def _layout(f: ModelFacts, req: PlanRequest, max_len: int, tp: int, pp: int, dp:
     budget = memory.kv_budget_bytes(req.gpu_memory, req.gpu_memory_utilization, weights, req.reserve)
     tokens = int(budget // per_token) if budget > 0 else 0
     return Layout(
-        tp=tp, pp=pp, dp=dp, ep=ep, problems=tuple(problems), notes=tuple(notes),
-        weights_per_gpu=weights, kv_bytes_per_token=per_token, kv_budget_per_gpu=budget,
-        kv_tokens_per_replica=tokens, seqs_per_replica=tokens // max_len,
+        tp=tp,
+        pp=pp,
+        dp=dp,
+        ep=ep,
+        problems=tuple(problems),
+        notes=tuple(notes),
+        weights_per_gpu=weights,
+        kv_bytes_per_token=per_token,
+        kv_budget_per_gpu=budget,
+        kv_tokens_per_replica=tokens,
+        seqs_per_replica=tokens // max_len,
     )
 
 
@@ -177,7 +185,9 @@ def plan(f: ModelFacts, req: PlanRequest) -> Plan:
     if f.sliding_window or any(t != "full_attention" for t in f.layer_types):
         notes.append("sliding-window or hybrid layers counted as full attention: KV figures are upper bounds")
     if f.mtp_layers and "total_size" in f.weight_source:
-        notes.append(f"the checkpoint size includes {f.mtp_layers} MTP layer(s) vLLM loads only for speculative decoding")
+        notes.append(
+            f"the checkpoint size includes {f.mtp_layers} MTP layer(s) vLLM loads only for speculative decoding"
+        )
     if f.weight_source.startswith("estimated"):
         notes.append("weight size estimated from the shapes in config.json (no model.safetensors.index.json)")
     layouts = []

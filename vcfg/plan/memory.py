@@ -91,11 +91,25 @@ def kv_budget_bytes(
 
 def parse_size(text: str) -> int:
     """'141GiB', '141 GiB', '80GB', '1.5TiB' or a plain byte count."""
-    units = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-             "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+    units = {
+        "": 1,
+        "b": 1,
+        "kb": 10**3,
+        "mb": 10**6,
+        "gb": 10**9,
+        "tb": 10**12,
+        "kib": 2**10,
+        "mib": 2**20,
+        "gib": 2**30,
+        "tib": 2**40,
+        "k": 2**10,
+        "m": 2**20,
+        "g": 2**30,
+        "t": 2**40,
+    }
     s = text.strip().lower().replace(" ", "")
     num = s.rstrip("abcdefghijklmnopqrstuvwxyz")
-    unit = s[len(num):]
+    unit = s[len(num) :]
     try:
         from vcfg.bounded import parse_float
 

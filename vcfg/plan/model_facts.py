@@ -31,9 +31,19 @@ MAX_LEN_KEYS = (
 ROPE_TYPES_ALREADY_SCALED = ("su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling")
 
 DTYPE_BYTES = {
-    "float32": 4, "fp32": 4, "float": 4,
-    "bfloat16": 2, "bf16": 2, "float16": 2, "fp16": 2, "half": 2,
-    "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "float8_e4m3fn": 1, "int8": 1,
+    "float32": 4,
+    "fp32": 4,
+    "float": 4,
+    "bfloat16": 2,
+    "bf16": 2,
+    "float16": 2,
+    "fp16": 2,
+    "half": 2,
+    "fp8": 1,
+    "fp8_e4m3": 1,
+    "fp8_e5m2": 1,
+    "float8_e4m3fn": 1,
+    "int8": 1,
 }
 
 
@@ -170,8 +180,7 @@ def parse_config(cfg: Any, source: str = "config.json") -> ModelFacts:
     if missing:
         raise VcfgError(
             f"{source}: missing {', '.join(missing)} (or not a positive integer)",
-            hint="vcfg plan needs a Hugging Face config.json with these fields; "
-            "it never downloads one",
+            hint="vcfg plan needs a Hugging Face config.json with these fields; it never downloads one",
         )
     assert layers and hidden and heads and vocab and max_len
     mla = _int(cfg, "kv_lora_rank")
@@ -197,9 +206,7 @@ def parse_config(cfg: Any, source: str = "config.json") -> ModelFacts:
         first_dense = _int(cfg, "first_k_dense_replace") or 0
         freq = _int(cfg, "moe_layer_freq", "decoder_sparse_step") or 1
         dense_only = set(cfg.get("mlp_only_layers") or [])
-        moe_layers = sum(
-            1 for i in range(layers) if i >= first_dense and i % freq == 0 and i not in dense_only
-        )
+        moe_layers = sum(1 for i in range(layers) if i >= first_dense and i % freq == 0 and i not in dense_only)
     window = _int(cfg, "sliding_window") if cfg.get("use_sliding_window", True) else None
     rope = cfg.get("rope_scaling") or cfg.get("rope_parameters")
     facts = ModelFacts(

@@ -49,8 +49,9 @@ def _worker(role: str) -> str:
     return role.replace("head", "worker") if "head" in role else "worker"
 
 
-def _group(lay: Layout, nodes: list[str], gpus_per_node: int, model: str, extra: list[str],
-           port: int, role: str, first: int) -> list[NodeLaunch]:
+def _group(
+    lay: Layout, nodes: list[str], gpus_per_node: int, model: str, extra: list[str], port: int, role: str, first: int
+) -> list[NodeLaunch]:
     """The launches of one data-parallel group over ``nodes`` (addresses)."""
     n = len(nodes)
     replica = lay.tp * lay.pp
@@ -67,8 +68,16 @@ def _group(lay: Layout, nodes: list[str], gpus_per_node: int, model: str, extra:
     if replica <= gpus_per_node:
         local = gpus_per_node // replica
         for i, addr in enumerate(nodes):
-            words = base + ["--data-parallel-size", str(lay.dp), "--data-parallel-size-local", str(local),
-                            "--data-parallel-address", nodes[0], "--data-parallel-rpc-port", str(RPC_PORT)]
+            words = base + [
+                "--data-parallel-size",
+                str(lay.dp),
+                "--data-parallel-size-local",
+                str(local),
+                "--data-parallel-address",
+                nodes[0],
+                "--data-parallel-rpc-port",
+                str(RPC_PORT),
+            ]
             if i == 0:
                 words += ["--port", str(port)]
             else:
@@ -97,8 +106,7 @@ def best_layout(p: Plan, nodes: int, gpus_per_node: int) -> Optional[Layout]:
 
 
 def _flags(p: Plan) -> list[str]:
-    out = ["--max-model-len", str(p.max_model_len),
-           "--gpu-memory-utilization", str(p.request.gpu_memory_utilization)]
+    out = ["--max-model-len", str(p.max_model_len), "--gpu-memory-utilization", str(p.request.gpu_memory_utilization)]
     if p.request.kv_cache_dtype != "auto":
         out += ["--kv-cache-dtype", p.request.kv_cache_dtype]
     return out
@@ -108,45 +116,70 @@ def launches(p: Plan, nodes: int, gpus_per_node: int, model: str, head: str) -> 
     lay = best_layout(p, nodes, gpus_per_node)
     if lay is None:
         return []
-    return _group(lay, node_addresses(head, nodes), gpus_per_node, model, _flags(p), SERVE_PORT,
-                  "head" if nodes > 1 else "server", 0)
+    return _group(
+        lay,
+        node_addresses(head, nodes),
+        gpus_per_node,
+        model,
+        _flags(p),
+        SERVE_PORT,
+        "head" if nodes > 1 else "server",
+        0,
+    )
 
 
 def _kv(role: str) -> list[str]:
     return ["--kv-transfer-config", f'{{"kv_connector":"NixlConnector","kv_role":"{role}"}}']
 
 
-def pd_launches(prefill: Plan, decode: Plan, nodes: int, gpus_per_node: int, model: str,
-                head: str) -> list[NodeLaunch]:
+def pd_launches(prefill: Plan, decode: Plan, nodes: int, gpus_per_node: int, model: str, head: str) -> list[NodeLaunch]:
     """Prefill on the first half of the nodes, decode on the rest, a proxy in front."""
     np_ = nodes // 2
     addrs = node_addresses(head, nodes)
     lp, ld = best_layout(prefill, np_, gpus_per_node), best_layout(decode, nodes - np_, gpus_per_node)
     if lp is None or ld is None:
         return []
-    out = _group(lp, addrs[:np_], gpus_per_node, model, _flags(prefill) + _kv("kv_producer"), PREFILL_PORT,
-                 "prefill head", 0)
-    out += _group(ld, addrs[np_:], gpus_per_node, model, _flags(decode) + _kv("kv_consumer"), DECODE_PORT,
-                  "decode head", np_)
+    out = _group(
+        lp, addrs[:np_], gpus_per_node, model, _flags(prefill) + _kv("kv_producer"), PREFILL_PORT, "prefill head", 0
+    )
+    out += _group(
+        ld, addrs[np_:], gpus_per_node, model, _flags(decode) + _kv("kv_consumer"), DECODE_PORT, "decode head", np_
+    )
     # NIXL's handshake side channel must be reachable from the other side: each node
     # announces its own address (it defaults to localhost)
-    out = [NodeLaunch(x.node, x.role, x.address,
-                      tuple(f"VLLM_NIXL_SIDE_CHANNEL_HOST={x.address} {c}" for c in x.commands)) for x in out]
-    proxy = _join(["python3", "toy_proxy_server.py", "--port", str(PROXY_PORT),
-                   "--prefiller-hosts", addrs[0], "--prefiller-ports", str(PREFILL_PORT),
-                   "--decoder-hosts", addrs[np_], "--decoder-ports", str(DECODE_PORT)])
+    out = [
+        NodeLaunch(x.node, x.role, x.address, tuple(f"VLLM_NIXL_SIDE_CHANNEL_HOST={x.address} {c}" for c in x.commands))
+        for x in out
+    ]
+    proxy = _join(
+        [
+            "python3",
+            "toy_proxy_server.py",
+            "--port",
+            str(PROXY_PORT),
+            "--prefiller-hosts",
+            addrs[0],
+            "--prefiller-ports",
+            str(PREFILL_PORT),
+            "--decoder-hosts",
+            addrs[np_],
+            "--decoder-ports",
+            str(DECODE_PORT),
+        ]
+    )
     head0 = out[0]
-    out[0] = NodeLaunch(head0.node, head0.role, head0.address,
-                        (head0.commands[0] + " &", proxy))
+    out[0] = NodeLaunch(head0.node, head0.role, head0.address, (head0.commands[0] + " &", proxy))
     return out
 
 
 def script(items: list[NodeLaunch]) -> str:
     """One bash script, a branch per node."""
-    lines = ["#!/bin/bash",
-             "# one branch per node: run it as NODE_RANK=<i> bash this-script.sh on node <i>;",
-             "# the addresses are placeholders for your nodes' own",
-             'case "$NODE_RANK" in']
+    lines = [
+        "#!/bin/bash",
+        "# one branch per node: run it as NODE_RANK=<i> bash this-script.sh on node <i>;",
+        "# the addresses are placeholders for your nodes' own",
+        'case "$NODE_RANK" in',
+    ]
     for x in items:
         lines.append(f"  {x.node})  # {x.role}, {x.address}")
         for c in x.commands:
@@ -173,16 +206,28 @@ class PerNodePlan:
 
     def to_json(self) -> dict:  # type: ignore[type-arg]
         return {
-            "nodes": self.nodes, "gpus_per_node": self.gpus_per_node, "pd": self.pd,
-            "launches": [{"node": x.node, "role": x.role, "address": x.address, "commands": list(x.commands)}
-                         for x in self.launches],
+            "nodes": self.nodes,
+            "gpus_per_node": self.gpus_per_node,
+            "pd": self.pd,
+            "launches": [
+                {"node": x.node, "role": x.role, "address": x.address, "commands": list(x.commands)}
+                for x in self.launches
+            ],
             "script": script(list(self.launches)) if self.launches else None,
             "why_none": self.why_none or None,
         }
 
 
-def per_node_plan(facts, request, result: Plan, nodes: int, gpus_per_node: int, pd: bool,  # type: ignore[no-untyped-def]
-                  head: str, model: str) -> PerNodePlan:
+def per_node_plan(
+    facts,
+    request,
+    result: Plan,
+    nodes: int,
+    gpus_per_node: int,
+    pd: bool,  # type: ignore[no-untyped-def]
+    head: str,
+    model: str,
+) -> PerNodePlan:
     """The per-node launches of the best layout that splits over the nodes; with ``pd``
     each half of the nodes planned on its own."""
     from vcfg.plan.layouts import plan

@@ -46,8 +46,10 @@ def render_text(p: Plan) -> str:
     lines += [f"error: {m}" for m in p.problems]
     lines += [f"note: {m}" for m in p.notes]
     lines.append("")
-    lines.append(f"{'rank':>4}  {'tp':>3} {'pp':>3} {'dp':>3} {'ep':>3}  {'weights/GPU':>11}  {'KV B/token':>10}  "
-                 f"{'KV tokens':>10}  {'seqs':>6}  status")
+    lines.append(
+        f"{'rank':>4}  {'tp':>3} {'pp':>3} {'dp':>3} {'ep':>3}  {'weights/GPU':>11}  {'KV B/token':>10}  "
+        f"{'KV tokens':>10}  {'seqs':>6}  status"
+    )
     for i, lay in enumerate(p.layouts[:SHOWN], 1):
         lines.append(
             f"{i:>4}  {lay.tp:>3} {lay.pp:>3} {lay.dp:>3} {'yes' if lay.ep else 'no':>3}  {gib(lay.weights_per_gpu):>11}  "
@@ -74,9 +76,14 @@ def render_text(p: Plan) -> str:
 
 def layout_json(lay: Layout) -> dict[str, Any]:
     return {
-        "tp": lay.tp, "pp": lay.pp, "dp": lay.dp, "ep": lay.ep,
-        "valid": lay.valid, "feasible": lay.feasible,
-        "problems": list(lay.problems), "notes": list(lay.notes),
+        "tp": lay.tp,
+        "pp": lay.pp,
+        "dp": lay.dp,
+        "ep": lay.ep,
+        "valid": lay.valid,
+        "feasible": lay.feasible,
+        "problems": list(lay.problems),
+        "notes": list(lay.notes),
         "weights_per_gpu_bytes": int(lay.weights_per_gpu),
         "kv_bytes_per_token_per_gpu": lay.kv_bytes_per_token,
         "kv_budget_per_gpu_bytes": int(lay.kv_budget_per_gpu),
@@ -91,17 +98,31 @@ def render_json(p: Plan) -> dict[str, Any]:
     f, r = p.facts, p.request
     return {
         "model": {
-            "source": f.source, "model_type": f.model_type, "layers": f.num_layers,
-            "hidden_size": f.hidden_size, "heads": f.num_heads, "kv_heads": f.num_kv_heads,
-            "head_dim": f.head_dim, "mla": f.is_mla, "experts": f.num_experts,
-            "experts_per_token": f.experts_per_token, "shared_experts": f.num_shared_experts,
-            "vocab_size": f.vocab_size, "max_len": f.max_len, "max_len_key": f.max_len_key,
-            "weight_bytes": f.weight_bytes, "weight_source": f.weight_source,
+            "source": f.source,
+            "model_type": f.model_type,
+            "layers": f.num_layers,
+            "hidden_size": f.hidden_size,
+            "heads": f.num_heads,
+            "kv_heads": f.num_kv_heads,
+            "head_dim": f.head_dim,
+            "mla": f.is_mla,
+            "experts": f.num_experts,
+            "experts_per_token": f.experts_per_token,
+            "shared_experts": f.num_shared_experts,
+            "vocab_size": f.vocab_size,
+            "max_len": f.max_len,
+            "max_len_key": f.max_len_key,
+            "weight_bytes": f.weight_bytes,
+            "weight_source": f.weight_source,
         },
         "request": {
-            "gpus": r.gpus, "gpu_memory_bytes": r.gpu_memory, "nodes": r.nodes,
-            "max_model_len": p.max_model_len, "kv_cache_dtype": r.kv_cache_dtype,
-            "gpu_memory_utilization": r.gpu_memory_utilization, "reserve_bytes": r.reserve,
+            "gpus": r.gpus,
+            "gpu_memory_bytes": r.gpu_memory,
+            "nodes": r.nodes,
+            "max_model_len": p.max_model_len,
+            "kv_cache_dtype": r.kv_cache_dtype,
+            "gpu_memory_utilization": r.gpu_memory_utilization,
+            "reserve_bytes": r.reserve,
         },
         "problems": list(p.problems),
         "notes": list(p.notes),

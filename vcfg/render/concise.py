@@ -25,7 +25,9 @@ def summary_line(s: Summary) -> str:
         "no problems"
         if not any(c.values())
         else ", ".join(
-            f"{n} {k}{'s' if n != 1 else ''}" for k, n in (("error", c["error"]), ("warning", c["warning"]), ("info", c["info"])) if n
+            f"{n} {k}{'s' if n != 1 else ''}"
+            for k, n in (("error", c["error"]), ("warning", c["warning"]), ("info", c["info"]))
+            if n
         )
     )
     note = f" ({s.version_note})" if s.version_note else ""

@@ -25,9 +25,7 @@ def use_colour(stream=None) -> bool:  # type: ignore[no-untyped-def]
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
-def render(
-    diags: list[Diagnostic], summary: Summary, sources: dict[str, str], colour: bool = False
-) -> str:
+def render(diags: list[Diagnostic], summary: Summary, sources: dict[str, str], colour: bool = False) -> str:
     def c(kind: str, text: str) -> str:
         return f"\x1b[{_COLOURS[kind]}m{text}\x1b[0m" if colour else text
 

@@ -18,7 +18,10 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def render(
-    diags: list[Diagnostic], summary: Summary, sources: dict[str, str], rules=()  # type: ignore[no-untyped-def]
+    diags: list[Diagnostic],
+    summary: Summary,
+    sources: dict[str, str],
+    rules=(),  # type: ignore[no-untyped-def]
 ) -> str:
     used = sorted({d.code for d in diags})
     by_code = {r.code: r for r in rules}

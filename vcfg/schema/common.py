@@ -50,16 +50,12 @@ def schema_id(version: str, kind: str, strict: bool = False, draft: Draft = DEFA
 #: the schema does not, on purpose).
 INT_TEXT = r"^\s*[+-]?\d+\s*$"
 #: float(): decimal, exponent, inf/infinity/nan in any case.
-FLOAT_TEXT = (
-    r"^\s*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])\s*$"
-)
+FLOAT_TEXT = r"^\s*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])\s*$"
 #: vLLM's human_readable_int (0.33.0 utils/argparse_utils.py:30-74): a plain int, or
 #: a number with a k/m/g/t (decimal, decimals allowed) or K/M/G/T (binary) suffix.
 HUMAN_INT_TEXT = r"^\s*([+-]?\d+|\d+(\.\d+)?[kmgt]|\d+[KMGT])\s*$"
 #: human_readable_int_or_auto (0.33.0 utils/argparse_utils.py:77-94): also "auto", "-1".
-HUMAN_INT_OR_AUTO_TEXT = (
-    r"^\s*([+-]?\d+|\d+(\.\d+)?[kmgt]|\d+[KMGT]|[aA][uU][tT][oO])\s*$"
-)
+HUMAN_INT_OR_AUTO_TEXT = r"^\s*([+-]?\d+|\d+(\.\d+)?[kmgt]|\d+[KMGT]|[aA][uU][tT][oO])\s*$"
 #: JSON text of an object (the value of a config-class option), and the same or the
 #: texts vLLM's optional types read as None.
 OBJECT_TEXT = r"^\s*\{[\s\S]*\}\s*$"
@@ -117,9 +113,7 @@ def to_draft(schema: dict[str, Any], draft: Draft) -> dict[str, Any]:
     return walk(schema)
 
 
-def header(
-    schema_id_: str, draft: Draft, title: str, comment: str, description: str
-) -> dict[str, Any]:
+def header(schema_id_: str, draft: Draft, title: str, comment: str, description: str) -> dict[str, Any]:
     """The keys every schema starts with, in a stable order."""
     return {
         "$schema": METASCHEMA[draft],
@@ -159,7 +153,9 @@ def _fmt(value: Any, depth: int, leaf: bool = False, is_map: bool = False) -> st
         items = [pad + _fmt(v, depth + 1) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"
     items = [
-        pad + json.dumps(k, ensure_ascii=False) + ":"
+        pad
+        + json.dumps(k, ensure_ascii=False)
+        + ":"
         + _fmt(v, depth + 1, leaf=is_map, is_map=(k in _MAPS and not is_map))
         for k, v in value.items()
     ]

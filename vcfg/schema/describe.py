@@ -57,4 +57,3 @@ def compose(lines: list[Optional[str]], help_text: Optional[str] = None) -> str:
     parts = [help_text.strip()] if help_text and help_text.strip() else []
     parts += [ln for ln in lines if ln]
     return "\n\n".join(parts)
-

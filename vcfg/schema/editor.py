@@ -49,7 +49,7 @@ def set_modeline(text: str, ref: str, force: bool = False) -> tuple[str, str]:
     """``text`` with the modeline for ``ref``, and what happened: "added",
     "unchanged", "replaced" (``force``) or "conflict" (another schema, not forced)."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
-    body = text[len(bom):]
+    body = text[len(bom) :]
     nl = "\r\n" if "\r\n" in body else "\n"
     found = find_modeline(body)
     line = modeline(ref)
@@ -61,7 +61,7 @@ def set_modeline(text: str, ref: str, force: bool = False) -> tuple[str, str]:
     if not force:
         return text, "conflict"
     lines = body.splitlines(keepends=True)
-    ending = lines[index][len(lines[index].rstrip("\r\n")):]
+    ending = lines[index][len(lines[index].rstrip("\r\n")) :]
     lines[index] = line + ending
     return bom + "".join(lines), "replaced"
 
@@ -111,7 +111,7 @@ def init_editor(
         name = c.schema_file_name(k, strict)
         if base_url:
             return None, f"{base_url.rstrip('/')}/{version}/{name}"
-        path = (base / schema_dir / version / name)
+        path = base / schema_dir / version / name
         if k not in written:
             text = c.dumps(build(k, strict))
             old = path.read_text(encoding="utf-8") if path.is_file() else None
@@ -158,9 +158,7 @@ def init_editor(
     if yaml_settings:
         settings["yaml.schemas"] = yaml_settings
     if json_settings:
-        settings["json.schemas"] = [
-            {"fileMatch": globs, "url": ref} for ref, globs in json_settings.items()
-        ]
+        settings["json.schemas"] = [{"fileMatch": globs, "url": ref} for ref, globs in json_settings.items()]
     result.settings = settings or None
     return result
 

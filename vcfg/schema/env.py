@@ -36,9 +36,7 @@ _FAILS = {"int", "float", "bool_int", "choices", "set_choices", "json", "port"}
 
 
 def _words(ctx: Context, var: EnvVar) -> list[Optional[str]]:
-    lines: list[Optional[str]] = [
-        f"{_PARSE_WORDS.get(var.parse, 'text')} · default {d.default_words(var.default)}"
-    ]
+    lines: list[Optional[str]] = [f"{_PARSE_WORDS.get(var.parse, 'text')} · default {d.default_words(var.default)}"]
     if var.choices:
         case = "" if var.case_sensitive else " (any case)"
         lines.append("Choices: " + d.choices_words(var.choices) + case)

@@ -17,8 +17,8 @@ import ast
 import inspect
 from typing import Optional
 
-from vcfg.catalog.model import ConfigField, EnvVar, Flag
 from vcfg.catalog.extract.source import VllmSource
+from vcfg.catalog.model import ConfigField, EnvVar, Flag
 from vcfg.records import field, record
 
 
@@ -54,8 +54,11 @@ class HelpTexts:
                     and stmt.target.id == f.name
                 ):
                     nxt = body[i + 1]
-                    if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant) \
-                            and isinstance(nxt.value.value, str):
+                    if (
+                        isinstance(nxt, ast.Expr)
+                        and isinstance(nxt.value, ast.Constant)
+                        and isinstance(nxt.value.value, str)
+                    ):
                         return inspect.cleandoc(nxt.value.value)
                     return None
         return None
@@ -72,8 +75,7 @@ class HelpTexts:
                 if not any(s in names for s in flag.option_strings):
                     continue
                 for kw in node.keywords:
-                    if kw.arg == "help" and isinstance(kw.value, ast.Constant) \
-                            and isinstance(kw.value.value, str):
+                    if kw.arg == "help" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
                         return inspect.cleandoc(kw.value.value)
         return None
 
@@ -91,4 +93,3 @@ class HelpTexts:
             j -= 1
         text = " ".join(reversed([x for x in out if x]))
         return text or None
-

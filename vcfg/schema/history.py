@@ -35,8 +35,14 @@ class History:
         loading every catalog; ``extra`` (a user-built catalog) is added to it."""
         h = cls()
         h.versions = list(index["versions"])
-        kinds = {"flag": "flag", "env": "env", "config": "class", "field": "field",
-                 "connector": "connector", "extra_key": "extra"}
+        kinds = {
+            "flag": "flag",
+            "env": "env",
+            "config": "class",
+            "field": "field",
+            "connector": "connector",
+            "extra_key": "extra",
+        }
         for src, kind in kinds.items():
             entries = index.get(src, {})
             # the index keeps names in order of first appearance, as `of` inserts them
@@ -87,7 +93,7 @@ class History:
         return release_ranges(self.present(kind, name), self.versions)
 
     def span_words(self, kind: str, name: str) -> Optional[str]:
-        """"Releases: ..." for a name some known release lacks; None when every
+        """ "Releases: ..." for a name some known release lacks; None when every
         release has it (the usual case, left unsaid to keep schemas small and stable)."""
         have = self.present(kind, name)
         if not have or len(have) == len(self.versions):

@@ -30,7 +30,7 @@ _CONVERSION = {
     "int": "read with `int()`",
     "float": "read with `float()`",
     "str": "read with `str()`",
-    "bool": "read with `bool()`: any non-empty text, `\"false\"` too, is true",
+    "bool": 'read with `bool()`: any non-empty text, `"false"` too, is true',
 }
 
 
@@ -58,19 +58,23 @@ def add_connectors(ctx: Context, schema: dict[str, Any]) -> None:
     if names:
         only = {"enum": [*names, None]}
         if MODULE_PATH in props:
-            blocks.append({
-                "if": {"properties": {MODULE_PATH: {"type": "string"}}, "required": [MODULE_PATH]},
-                "else": {"properties": {CONNECTOR: only}},
-            })
+            blocks.append(
+                {
+                    "if": {"properties": {MODULE_PATH: {"type": "string"}}, "required": [MODULE_PATH]},
+                    "else": {"properties": {CONNECTOR: only}},
+                }
+            )
         else:
             blocks.append({"properties": {CONNECTOR: only}})
     if "kv_role" in props:
         # KVTransferConfig.__post_init__ rejects a connector without a role, inside the
         # parse-time JSON validation (research: vllm-config-surface.md 5.6)
-        blocks.append({
-            "if": {"properties": {CONNECTOR: {"type": "string"}}, "required": [CONNECTOR]},
-            "then": {"required": ["kv_role"]},
-        })
+        blocks.append(
+            {
+                "if": {"properties": {CONNECTOR: {"type": "string"}}, "required": [CONNECTOR]},
+                "then": {"required": ["kv_role"]},
+            }
+        )
     if EXTRA in props:
         blocks.extend(_extra_blocks(ctx, ctx.cat.connectors))
     if blocks:
@@ -106,9 +110,7 @@ def _then(ctx: Context, conn: Connector) -> Optional[dict[str, Any]]:
     if facts is not None:  # keys only a knowledge pack knows
         for fact in facts.keys:
             if fact.name not in props:
-                value = extra_key_value(
-                    ExtraKey(name=fact.name, loc=conn.loc), fact.json_types or None, fact.choices
-                )
+                value = extra_key_value(ExtraKey(name=fact.name, loc=conn.loc), fact.json_types or None, fact.choices)
                 words = [fact.note or None, f"When: {fact.required_when}" if fact.required_when else None]
                 props[fact.name] = {**value, "markdownDescription": d.compose(words) or fact.name}
                 if fact.required:
@@ -131,8 +133,7 @@ def _key_schema(ctx: Context, conn: Connector, key: ExtraKey, fact: Any) -> dict
     if key.has_default:
         value = with_default(value, key.default)
     conversion = _CONVERSION.get(key.type or "", "used as given")
-    head = f"{conversion} · default {d.default_words(key.default)}" if key.has_default else \
-        f"{conversion} · no default"
+    head = f"{conversion} · default {d.default_words(key.default)}" if key.has_default else f"{conversion} · no default"
     words: list[Optional[str]] = [head, f"Read at {key.loc}"]
     if fact is not None:
         if fact.note:

@@ -57,7 +57,7 @@ def _negative(flag: Flag, name: str) -> bool:
     if name.startswith("no-"):
         return True
     for a, b in (("enable-", "disable-"), ("disable-", "enable-")):
-        if first.startswith(a) and name == b + first[len(a):]:
+        if first.startswith(a) and name == b + first[len(a) :]:
             return True
     return False
 
@@ -76,16 +76,15 @@ def _json_target(ctx: Context, flag: Flag) -> tuple[Optional[dict[str, Any]], bo
             if hints and all(h.startswith(("list[", "set[", "tuple[")) for h in hints):
                 return None, True
             target = field_value(f, lambda n: class_ref(ctx, n), ctx.is_class)
-            if target and (
-                "type" in target or "anyOf" in target or "$ref" in target or "enum" in target
-            ):
+            if target and ("type" in target or "anyOf" in target or "$ref" in target or "enum" in target):
                 return target, False
     return None, False
 
 
 def _words(ctx: Context, flag: Flag, name: str, json_class: Optional[str]) -> list[Optional[str]]:
-    aliases = [s for s in flag.option_strings
-               if s != f"--{name}" and not (s.startswith("--") and _negative(flag, s[2:]))]
+    aliases = [
+        s for s in flag.option_strings if s != f"--{name}" and not (s.startswith("--") and _negative(flag, s[2:]))
+    ]
     head = ("also " + ", ".join(f"`{a}`" for a in aliases) + " · ") if aliases else ""
     lines: list[Optional[str]] = []
     if is_switch(flag):
@@ -150,9 +149,7 @@ def flag_property(ctx: Context, flag: Flag, name: str) -> dict[str, Any]:
 def _negative_property(flag: Flag, name: str, primary: str) -> dict[str, Any]:
     return {
         "type": "boolean",
-        "markdownDescription": (
-            f"`true` turns `{primary}` off; `false` does nothing."
-        ),
+        "markdownDescription": (f"`true` turns `{primary}` off; `false` does nothing."),
     }
 
 
@@ -336,8 +333,11 @@ def _strict_switches(ctx: Context, props: dict[str, Any]) -> None:
             continue
         neg = [a for a in long_names(flag) if _negative(flag, a)]
         hint = f" (write `{neg[0]}: true` to turn it off)" if neg and neg[0] != name else ""
-        props[name] = {**prop, "enum": [True],
-                       "errorMessage": f"`{name}: false` is ignored by vLLM's --config loader{hint}"}
+        props[name] = {
+            **prop,
+            "enum": [True],
+            "errorMessage": f"`{name}: false` is ignored by vLLM's --config loader{hint}",
+        }
 
 
 def serve_schema_body(ctx: Context) -> dict[str, Any]:
@@ -357,6 +357,6 @@ def serve_schema_body(ctx: Context) -> dict[str, Any]:
     # pattern in the message; this way the path names the key and the message is ours
     body["additionalProperties"] = removed_key(
         f"not an option of `vllm serve` in vLLM {ctx.version}: vLLM stops with "
-        "\"unrecognized arguments\" (`vcfg lint` names the nearest option)"
+        '"unrecognized arguments" (`vcfg lint` names the nearest option)'
     )
     return body

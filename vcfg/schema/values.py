@@ -49,7 +49,7 @@ class _Union:
             return {}
         others: list[dict[str, Any]] = []
         for o in self.others:  # splice nested unions, fold plain types into `types`
-            for m in (o["anyOf"] if list(o) == ["anyOf"] else [o]):
+            for m in o["anyOf"] if list(o) == ["anyOf"] else [o]:
                 if list(m) == ["type"] and isinstance(m["type"], str):
                     self.add_type(m["type"])
                 elif m not in others:
@@ -194,8 +194,9 @@ def _split_top(text: str, sep: str = ",") -> list[str]:
     return out
 
 
-def field_value(f: ConfigField, ref: Callable[[str], Optional[str]],
-                is_class: Callable[[str], bool] = lambda name: False) -> dict[str, Any]:
+def field_value(
+    f: ConfigField, ref: Callable[[str], Optional[str]], is_class: Callable[[str], bool] = lambda name: False
+) -> dict[str, Any]:
     """A config field's value inside JSON, as pydantic's lax mode validates it.
     ``ref(name)`` gives the ``$ref`` of a config class (building its schema), or None
     if it has none; ``is_class(name)`` only tells whether there is one."""
@@ -224,8 +225,9 @@ def is_switch(flag: Flag) -> bool:
     return flag.action in BOOLEAN_ACTIONS or (flag.nargs == 0 and flag.action != "help")
 
 
-def _scalar(flag: Flag, json_target: Optional[dict[str, Any]], mappings: bool,
-            list_valued: bool, nullable: bool = True) -> dict[str, Any]:
+def _scalar(
+    flag: Flag, json_target: Optional[dict[str, Any]], mappings: bool, list_valued: bool, nullable: bool = True
+) -> dict[str, Any]:
     """One argument's value, as YAML writes it (the loader passes ``str(value)``)."""
     t = flag.type or "str"
     u = _Union()
@@ -301,8 +303,9 @@ def _object_part(target: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
     return keep[0] if len(keep) == 1 else {"anyOf": keep}
 
 
-def flag_value(flag: Flag, json_target: Optional[dict[str, Any]] = None, *,
-               mappings: bool = True, list_valued: bool = False) -> dict[str, Any]:
+def flag_value(
+    flag: Flag, json_target: Optional[dict[str, Any]] = None, *, mappings: bool = True, list_valued: bool = False
+) -> dict[str, Any]:
     """The value of ``flag``'s key in a ``--config`` YAML file.
 
     ``json_target``: the schema of the JSON value for type "config"/"json" flags;
@@ -375,8 +378,9 @@ _COERCED: dict[str, dict[str, Any]] = {
 }
 
 
-def extra_key_value(key: ExtraKey, json_types: Optional[list[str]] = None,
-                    choices: Optional[list[Any]] = None) -> dict[str, Any]:
+def extra_key_value(
+    key: ExtraKey, json_types: Optional[list[str]] = None, choices: Optional[list[Any]] = None
+) -> dict[str, Any]:
     """A ``kv_connector_extra_config`` value.  ``json_types``/``choices`` come from a
     knowledge pack and win over the scan; without them, a key vLLM reads as given
     is not constrained."""

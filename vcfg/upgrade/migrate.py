@@ -33,9 +33,16 @@ class Item:
     severity: str = "error"
 
     def to_json(self) -> dict[str, Any]:
-        out = {"path": self.path, "line": self.line, "column": self.column, "code": self.code,
-               "severity": self.severity, "message": self.message, "detail": self.detail,
-               "sources": list(self.sources)}
+        out = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "detail": self.detail,
+            "sources": list(self.sources),
+        }
         if self.alternatives:
             out["alternatives"] = [{"name": n, "source": s} for n, s in self.alternatives]
         return out
@@ -54,8 +61,14 @@ class DefaultChange:
     since: Optional[str] = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "name": self.name, "old": self.old, "new": self.new,
-                "source": self.source, "since": self.since}
+        return {
+            "path": self.path,
+            "name": self.name,
+            "old": self.old,
+            "new": self.new,
+            "source": self.source,
+            "since": self.since,
+        }
 
 
 @record
@@ -104,8 +117,15 @@ def resolve_versions(old: Optional[str], new: Optional[str], config: Any, paths:
     return old, new
 
 
-def upgrade(paths: Sequence[str], old: str, new: str, *, config: Any = None,
-            knowledge_dirs: Sequence[Path] = (), report_defaults: bool = True) -> Upgrade:
+def upgrade(
+    paths: Sequence[str],
+    old: str,
+    new: str,
+    *,
+    config: Any = None,
+    knowledge_dirs: Sequence[Path] = (),
+    report_defaults: bool = True,
+) -> Upgrade:
     """Migrate ``paths`` (files or folders) from release ``old`` to ``new`` in memory."""
     from vcfg.fix.run import fix_files
     from vcfg.lint.config import LintConfig
@@ -117,14 +137,14 @@ def upgrade(paths: Sequence[str], old: str, new: str, *, config: Any = None,
     def lint_for(version: str):  # type: ignore[no-untyped-def]
         def lint(fs: Sequence[str], contents: dict[str, bytes]):  # type: ignore[no-untyped-def]
             return lint_paths(fs, version, config=config, knowledge_dirs=knowledge_dirs, contents=contents)
+
         return lint
 
     from vcfg.fix.run import read_bytes
 
     original = {f: read_bytes(f) for f in files}
     before = lint_for(old)(files, original)
-    run = fix_files(files, lint_for(new), unsafe=True, select=lambda d: d.code in MIGRATION_CODES,
-                    contents=original)
+    run = fix_files(files, lint_for(new), unsafe=True, select=lambda d: d.code in MIGRATION_CODES, contents=original)
     out = Upgrade(old, new, run)
     knowledge = _knowledge(knowledge_dirs)
     for ff in run.files:
@@ -226,9 +246,9 @@ def _history_source(code: str, name: str) -> list[str]:
 def changed_defaults(files: Sequence[str], run: Any, old: str, new: str, lint: Any) -> list[DefaultChange]:
     """Options whose default differs between the releases and that a serve launch of the
     migrated files leaves unset: the launch behaves differently without a word changed."""
-    from vcfg.catalog import store
     import os
 
+    from vcfg.catalog import store
     from vcfg.launch import args as launch_args
     from vcfg.launch.args import parse_invocation
     from vcfg.launch.read import read_plan
@@ -236,8 +256,15 @@ def changed_defaults(files: Sequence[str], run: Any, old: str, new: str, lint: A
 
     b, _ = store.load(new)
     flag_changes, field_changes = _default_changes(old, new)
-    history = [store.load(v)[0] for v in store.bundled_versions()
-               if store.version_key(old) <= store.version_key(v) <= store.version_key(new)] if flag_changes else []
+    history = (
+        [
+            store.load(v)[0]
+            for v in store.bundled_versions()
+            if store.version_key(old) <= store.version_key(v) <= store.version_key(new)
+        ]
+        if flag_changes
+        else []
+    )
     out: list[DefaultChange] = []
     seen: set[tuple[str, str]] = set()
     for ff in run.files:
@@ -261,9 +288,16 @@ def changed_defaults(files: Sequence[str], run: Any, old: str, new: str, lint: A
                     continue
                 seen.add((shown, name))
                 loc = flag.loc
-                out.append(DefaultChange(shown, name, old_v, new_v,
-                                         f"vllm@{new}:{loc.file}:{loc.line}" if loc else "",
-                                         _changed_in(history, name, old_v)))
+                out.append(
+                    DefaultChange(
+                        shown,
+                        name,
+                        old_v,
+                        new_v,
+                        f"vllm@{new}:{loc.file}:{loc.line}" if loc else "",
+                        _changed_in(history, name, old_v),
+                    )
+                )
             for _ov, cls_name, value in _json_objects(pa, b):
                 for fname, e in field_changes.items():
                     cname, _, key = fname.partition(".")
@@ -276,8 +310,9 @@ def changed_defaults(files: Sequence[str], run: Any, old: str, new: str, lint: A
                     cls = b.config(cname)
                     fld = cls.field(key) if cls is not None else None
                     loc = getattr(fld, "loc", None)
-                    out.append(DefaultChange(shown, fname, old_v, new_v,
-                                             f"vllm@{new}:{loc.file}:{loc.line}" if loc else ""))
+                    out.append(
+                        DefaultChange(shown, fname, old_v, new_v, f"vllm@{new}:{loc.file}:{loc.line}" if loc else "")
+                    )
     return out
 
 
@@ -288,8 +323,10 @@ def _default_changes(old: str, new: str) -> tuple[dict[str, Any], dict[str, Any]
     from vcfg.catalog.diff import diff_catalogs
 
     diff = diff_catalogs(store.load(old)[0], store.load(new)[0])
-    return ({e.name: e for e in diff.entries if e.kind == "flag" and "default" in e.details},
-            {e.name: e for e in diff.entries if e.kind == "field" and "default" in e.details})
+    return (
+        {e.name: e for e in diff.entries if e.kind == "flag" and "default" in e.details},
+        {e.name: e for e in diff.entries if e.kind == "field" and "default" in e.details},
+    )
 
 
 def _json_objects(pa: Any, cat: Any) -> list[tuple[Any, str, dict[str, Any]]]:

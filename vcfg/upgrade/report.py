@@ -25,9 +25,11 @@ def render_text(u: Upgrade, *, written: bool = False) -> str:
         out.append("")
     changed = [f.path for f in u.run.files if f.changed]
     verb = "rewrote" if written else ("would rewrite" if changed else "nothing to rewrite in")
-    out.append(f"vllm {u.old} -> {u.new}: {verb} {len(changed) if changed else len(u.run.files)} "
-               f"file{'s' * ((len(changed) or len(u.run.files)) != 1)}"
-               + ("" if written or not changed else " (--write writes them)"))
+    out.append(
+        f"vllm {u.old} -> {u.new}: {verb} {len(changed) if changed else len(u.run.files)} "
+        f"file{'s' * ((len(changed) or len(u.run.files)) != 1)}"
+        + ("" if written or not changed else " (--write writes them)")
+    )
     if u.migrated:
         out += ["", f"migrated ({len(u.migrated)}):"]
         for i in u.migrated:
@@ -41,8 +43,10 @@ def render_text(u: Upgrade, *, written: bool = False) -> str:
             if i.detail:
                 out.append(f"      {i.detail}")
             if i.alternatives:
-                out.append("      could take its place: " + ", ".join(
-                    f"{n} ({src})" if src else n for n, src in i.alternatives))
+                out.append(
+                    "      could take its place: "
+                    + ", ".join(f"{n} ({src})" if src else n for n, src in i.alternatives)
+                )
             if i.sources:
                 out.append(f"      see {', '.join(i.sources)}")
     if u.preexisting:
@@ -50,13 +54,18 @@ def render_text(u: Upgrade, *, written: bool = False) -> str:
         for i in u.preexisting:
             out.append(f"  {i.path}:{i.line}:{i.column}: {i.code} [{i.severity}] {_strip(i.message)}")
     if u.defaults:
-        out += ["", f"defaults that changed ({len(u.defaults)}; the launch leaves them unset, so it behaves "
-                "differently: reported, not changed):"]
+        out += [
+            "",
+            f"defaults that changed ({len(u.defaults)}; the launch leaves them unset, so it behaves "
+            "differently: reported, not changed):",
+        ]
         width = max(len(d.name) for d in u.defaults)
         for d in u.defaults:
             since = f" (in {d.since})" if d.since else ""
-            out.append(f"  {d.path}: {d.name.ljust(width)}  {_value(d.old)} -> {_value(d.new)}{since}"
-                       + (f"  {d.source}" if d.source else ""))
+            out.append(
+                f"  {d.path}: {d.name.ljust(width)}  {_value(d.old)} -> {_value(d.new)}{since}"
+                + (f"  {d.source}" if d.source else "")
+            )
     return "\n".join(out)
 
 

@@ -8,10 +8,10 @@ from vcfg.catalog.extract.configs_conditional import conditional_classes
 from vcfg.catalog.extract.connectors import extract_connectors
 from vcfg.catalog.extract.envs import extract_env_vars
 from vcfg.catalog.extract.flags import extract_flags
-from vcfg.catalog.model import Catalog
 from vcfg.catalog.extract.sites import extract_sites
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.catalog.extract.value_sets import extract_value_sets
+from vcfg.catalog.model import Catalog
 from vcfg.errors import VcfgError
 from vcfg.records import RecordError, dump, load, replace
 
@@ -30,8 +30,12 @@ def build_catalog(src: VllmSource, version: str | None = None) -> Catalog:
         )
     configs = extract_configs(src)
     conditional = conditional_classes(src)
-    configs = [replace(c, built_when=conditional[c.name][0], built_when_loc=conditional[c.name][1])
-               if c.name in conditional else c for c in configs]
+    configs = [
+        replace(c, built_when=conditional[c.name][0], built_when_loc=conditional[c.name][1])
+        if c.name in conditional
+        else c
+        for c in configs
+    ]
     connectors = extract_connectors(src)
     cat = Catalog(
         vllm_version=version,

@@ -76,10 +76,10 @@ from vcfg.catalog.extract.configs_tree import (
     _Tree,
 )
 from vcfg.catalog.extract.configs_types import _merge_literals, _Types, _union_text
+from vcfg.catalog.extract.configs_validators import class_validators
 from vcfg.catalog.extract.configs_values import _Values
 from vcfg.catalog.extract.pysource import last_name
 from vcfg.catalog.extract.source import VllmSource
-from vcfg.catalog.extract.configs_validators import class_validators
 from vcfg.catalog.model import ConfigClass, ConfigField, Constraint, Loc
 from vcfg.records import dump, record, replace
 
@@ -96,9 +96,7 @@ class ConfigScan:
     warnings: list[str]
 
 
-def _constraint_of(
-    call: ast.Call, vals: _Values, mod: _Module, scope: dict[str, ast.AST]
-) -> Optional[Constraint]:
+def _constraint_of(call: ast.Call, vals: _Values, mod: _Module, scope: dict[str, ast.AST]) -> Optional[Constraint]:
     bounds: dict[str, float] = {}
     for kw in call.keywords:
         if kw.arg in ("gt", "ge", "lt", "le"):
@@ -245,9 +243,7 @@ class _Extractor:
         self._fields_cache[key] = out
         return out
 
-    def _field(
-        self, mod: _Module, cdef: ast.ClassDef, st: ast.AnnAssign, scope: dict[str, ast.AST]
-    ) -> ConfigField:
+    def _field(self, mod: _Module, cdef: ast.ClassDef, st: ast.AnnAssign, scope: dict[str, ast.AST]) -> ConfigField:
         name = st.target.id  # type: ignore[union-attr]
         ann = st.annotation
         init_var = last_name(ann) == "InitVar"
@@ -272,9 +268,7 @@ class _Extractor:
         init = True
         constraint: Optional[Constraint] = _annotated_constraint(ann, self.vals, mod, scope)
         value = st.value
-        while (
-            isinstance(value, ast.Call) and last_name(value.func) == "cast" and len(value.args) == 2
-        ):
+        while isinstance(value, ast.Call) and last_name(value.func) == "cast" and len(value.args) == 2:
             value = value.args[1]
         copied = self._get_field(value, mod) if value is not None else None
         if copied is not None:  # get_field(Other, "name"): that field's default (<= 0.10)
@@ -360,8 +354,7 @@ class _Extractor:
             if cls.name in names:
                 if names[cls.name] != mod.rel:
                     self.warnings.append(
-                        f"{mod.rel}:{cdef.lineno} {cdef.name}: same name as in "
-                        f"{names[cls.name]}; kept the first"
+                        f"{mod.rel}:{cdef.lineno} {cdef.name}: same name as in {names[cls.name]}; kept the first"
                     )
                 continue
             names[cls.name] = mod.rel
@@ -376,7 +369,8 @@ class _Extractor:
             star = validators.get("*")
             fields = [
                 replace(f, validator=v[0], validator_loc=Loc(file=mod.rel, line=v[1]))
-                if (v := validators.get(f.name) or star) is not None else f
+                if (v := validators.get(f.name) or star) is not None
+                else f
                 for f in fields
             ]
         # >= 0.16 @config builds ConfigDict(extra="forbid") and merges the given one

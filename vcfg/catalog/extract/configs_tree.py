@@ -35,7 +35,6 @@ class _Dynamic(Exception):
     """A value that cannot be known statically; the message is the short reason."""
 
 
-
 # --------------------------------------------------------------------------- modules
 
 
@@ -193,9 +192,6 @@ def _lazy_module(node: ast.AST) -> Optional[str]:
     return None
 
 
-
-
-
 def _class_scope(cdef: ast.ClassDef) -> dict[str, ast.AST]:
     """Names bound in a class body (constants, ClassVars, nested classes)."""
     out: dict[str, ast.AST] = {}
@@ -210,7 +206,6 @@ def _class_scope(cdef: ast.ClassDef) -> dict[str, ast.AST]:
             if st.value is not None:
                 out[st.target.id] = st.value
     return out
-
 
 
 # --------------------------------------------------------------------------- decorators
@@ -249,7 +244,6 @@ def _decorators(cdef: ast.ClassDef) -> _Deco:
     d.is_dataclass = has_dc or d.is_config
     d.new_shape = d.is_config and not has_dc
     return d
-
 
 
 class _Classes:

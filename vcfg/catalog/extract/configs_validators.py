@@ -62,15 +62,25 @@ def _none_passes(fn: ast.FunctionDef, value: str, handler: str) -> bool:
     if len(body) != 2 or not isinstance(body[0], ast.If) or body[0].orelse:
         return False
     test = body[0].test
-    if not (isinstance(test, ast.Compare) and _is_name(test.left, value) and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value is None):
+    if not (
+        isinstance(test, ast.Compare)
+        and _is_name(test.left, value)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
         return False
     if len(body[0].body) != 1 or not _returns(body[0].body[0], value):
         return False
     ret = body[1]
-    return (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) and _is_name(ret.value.func, handler)
-            and len(ret.value.args) == 1 and _is_name(ret.value.args[0], value))
+    return (
+        isinstance(ret, ast.Return)
+        and isinstance(ret.value, ast.Call)
+        and _is_name(ret.value.func, handler)
+        and len(ret.value.args) == 1
+        and _is_name(ret.value.args[0], value)
+    )
 
 
 def _text_transform(fn: ast.FunctionDef, value: str) -> Optional[str]:
@@ -80,8 +90,13 @@ def _text_transform(fn: ast.FunctionDef, value: str) -> Optional[str]:
     if len(body) != 2 or not isinstance(body[0], ast.If) or body[0].orelse or not _returns(body[1], value):
         return None
     test = body[0].test
-    if not (isinstance(test, ast.Call) and _is_name(test.func, "isinstance") and len(test.args) == 2
-            and _is_name(test.args[0], value) and _is_name(test.args[1], "str")):
+    if not (
+        isinstance(test, ast.Call)
+        and _is_name(test.func, "isinstance")
+        and len(test.args) == 2
+        and _is_name(test.args[0], value)
+        and _is_name(test.args[1], "str")
+    ):
         return None
     if len(body[0].body) != 1 or not isinstance(body[0].body[0], ast.Return):
         return None

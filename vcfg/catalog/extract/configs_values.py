@@ -116,9 +116,7 @@ class _Values:
             return self.value(node, where, None, depth)
         raise _Dynamic(f"name {ast.unparse(e)[:60]}")
 
-    def _attribute(
-        self, e: ast.Attribute, mod: _Module, scope: Optional[dict[str, ast.AST]], depth: int
-    ) -> Any:
+    def _attribute(self, e: ast.Attribute, mod: _Module, scope: Optional[dict[str, ast.AST]], depth: int) -> Any:
         if e.attr in ("value", "name") and isinstance(e.value, ast.Attribute):
             member = self.tree.lookup_expr(mod, e.value.value, depth)
             if member[0] == "class" and _is_enum(member[2]):

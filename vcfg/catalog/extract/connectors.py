@@ -45,9 +45,9 @@ import bisect
 import math
 from typing import Any, Callable, Iterable, Iterator, Optional
 
-from vcfg.catalog.model import Connector, ExtraKey, Loc
 from vcfg.catalog.extract.pysource import Unfoldable, binop, import_target
 from vcfg.catalog.extract.source import VllmSource
+from vcfg.catalog.model import Connector, ExtraKey, Loc
 from vcfg.records import field, record
 
 FACTORY = "vllm/distributed/kv_transfer/kv_connector/factory.py"
@@ -276,14 +276,10 @@ class _TreeReader:
         self._reads[rel] = out
         return out
 
-    def _read_at(
-        self, node: ast.AST, parents: dict[ast.AST, ast.AST], info: _FileInfo, rel: str
-    ) -> Optional[_Read]:
+    def _read_at(self, node: ast.AST, parents: dict[ast.AST, ast.AST], info: _FileInfo, rel: str) -> Optional[_Read]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             attr = node.func.attr
-            if attr == "get_from_extra_config" or (
-                attr == "get" and _mentions_extra_config(node.func.value)
-            ):
+            if attr == "get_from_extra_config" or (attr == "get" and _mentions_extra_config(node.func.value)):
                 if not node.args or node.keywords:
                     return None
                 key = _str_const(node.args[0])
@@ -301,11 +297,7 @@ class _TreeReader:
                     default=default,
                     type=_coercion(node, parents),
                 )
-        if (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.ctx, ast.Load)
-            and _mentions_extra_config(node.value)
-        ):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _mentions_extra_config(node.value):
             key = _str_const(node.slice)
             if key is None:
                 return None
@@ -421,6 +413,7 @@ class _Unknown:
 
 _UNKNOWN: Any = _Unknown()
 
+
 def _fold_expr(node: ast.AST, lookup: Callable[[ast.AST], Any]) -> Any:
     """A JSON value for a literal expression, or _UNKNOWN."""
     if isinstance(node, ast.Constant):
@@ -522,9 +515,7 @@ def _lines_with(text: str, needle: str) -> list[int]:
     return [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
 
 
-def _pruned_walk(
-    tree: ast.AST, lines: list[int]
-) -> Iterator[tuple[ast.AST, Optional[ast.AST]]]:
+def _pruned_walk(tree: ast.AST, lines: list[int]) -> Iterator[tuple[ast.AST, Optional[ast.AST]]]:
     """(node, parent) pairs, parents before children, skipping every node whose
     line span holds none of ``lines``.  Nodes without positions are entered."""
     if not lines:

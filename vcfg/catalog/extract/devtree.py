@@ -41,7 +41,7 @@ def git_head(root: Path) -> tuple[Optional[str], Optional[str]]:
             text = git.read_text(encoding="utf-8", errors="replace").strip()
             if not text.startswith("gitdir:"):
                 return None, None
-            gitdir = Path(text[len("gitdir:"):].strip())
+            gitdir = Path(text[len("gitdir:") :].strip())
             git = gitdir if gitdir.is_absolute() else (root / gitdir)
         if not (git / "HEAD").is_file():
             return None, None
@@ -55,7 +55,7 @@ def git_head(root: Path) -> tuple[Optional[str], Optional[str]]:
         if not head.startswith("ref:"):
             return None, None
         ref = head[4:].strip()
-        branch = ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else ref
+        branch = ref[len("refs/heads/") :] if ref.startswith("refs/heads/") else ref
         for base in (git, common):
             p = base / ref
             if p.is_file():
@@ -101,7 +101,7 @@ def read_tarball(path: Path) -> tuple[dict[str, bytes], Optional[str], Optional[
             for m in members:
                 if not m.name.startswith(prefix):
                     continue
-                rel = m.name[len(prefix):]
+                rel = m.name[len(prefix) :]
                 if rel == "PKG-INFO":
                     pkg_info = _member(tf, m)
                 elif rel.startswith("vllm/") and rel.endswith(".py") and ".." not in rel.split("/"):

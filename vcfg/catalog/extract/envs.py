@@ -47,9 +47,9 @@ import ast
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.extract.envs_eval import Evaluator, dynamic
-from vcfg.catalog.model import EnvVar, Loc
 from vcfg.catalog.extract.pysource import checker_branch, dotted
 from vcfg.catalog.extract.source import VllmSource
+from vcfg.catalog.model import EnvVar, Loc
 from vcfg.errors import VcfgError
 from vcfg.records import field, record
 
@@ -101,8 +101,12 @@ def extract_env_vars_from_text(
 class EnvsModule:
     """The parts of envs.py the extractor needs: stubs, helpers, the dict's entries."""
 
-    def __init__(self, tree: ast.Module, read_module: Optional[Callable[[str], Optional[str]]],
-                 table: str = "environment_variables"):
+    def __init__(
+        self,
+        tree: ast.Module,
+        read_module: Optional[Callable[[str], Optional[str]]],
+        table: str = "environment_variables",
+    ):
         self.read_module = read_module
         self.functions: dict[str, ast.FunctionDef] = {}
         self.assigns: dict[str, ast.expr] = {}
@@ -368,9 +372,7 @@ class _Classifier:
                 inner = self.classify(arg)
                 if inner.kind != "other" or inner.raises:
                     return inner
-        own_params = {
-            p for p, a in bound.items() if isinstance(a, ast.Constant) and a.value == self.own
-        }
+        own_params = {p for p, a in bound.items() if isinstance(a, ast.Constant) and a.value == self.own}
         uses = self._uses_in(fn, bindings={p: self.own for p in own_params})
         return self._combine(uses, raises=self._raises(fn))
 
@@ -493,14 +495,8 @@ class _Classifier:
                 # `val if (val := float(v)) > 0 else 10.0` (0.33.0 envs.py:875)
                 named = self._name_uses(p.target.id, root, p, kind, fold, ordered=False)
                 return named + self._follow(p, root, kind, fold)
-            if (
-                isinstance(p, ast.Assign)
-                and len(p.targets) == 1
-                and isinstance(p.targets[0], ast.Name)
-            ):
-                return self._name_uses(p.targets[0].id, root, p, kind, fold, ordered=True) or [
-                    _Use("neutral")
-                ]
+            if isinstance(p, ast.Assign) and len(p.targets) == 1 and isinstance(p.targets[0], ast.Name):
+                return self._name_uses(p.targets[0].id, root, p, kind, fold, ordered=True) or [_Use("neutral")]
             if isinstance(p, ast.comprehension) and cur is p.iter:
                 return [_Use(kind, result=True)]
             if isinstance(p, (ast.If, ast.While, ast.UnaryOp, ast.Expr, ast.FormattedValue)):
@@ -595,9 +591,7 @@ class _Classifier:
                 if u.kind == k:
                     if raises and k != "bool_word":
                         return _Flow(kind="other", raises=True)
-                    return _Flow(
-                        kind=k, truthy=u.truthy, case_sensitive=u.case_sensitive, raises=raises
-                    )
+                    return _Flow(kind=k, truthy=u.truthy, case_sensitive=u.case_sensitive, raises=raises)
         return _Flow(kind="other", raises=raises)
 
     def _raises(self, root: ast.AST) -> bool:
@@ -606,9 +600,7 @@ class _Classifier:
         todo = [root]
         while todo:
             node = todo.pop()
-            if isinstance(node, ast.FunctionDef) and any(
-                isinstance(s, ast.Raise) for s in self.module.nodes(node)
-            ):
+            if isinstance(node, ast.FunctionDef) and any(isinstance(s, ast.Raise) for s in self.module.nodes(node)):
                 return True
             for fn in self._called_helpers(node):
                 if fn.name not in seen:
@@ -634,9 +626,7 @@ def _param_default(fn: ast.FunctionDef, name: str) -> Optional[ast.expr]:
     return None
 
 
-def _enum_members(
-    fn: ast.Lambda, read_module: Optional[Callable[[str], Optional[str]]]
-) -> Optional[list[str]]:
+def _enum_members(fn: ast.Lambda, read_module: Optional[Callable[[str], Optional[str]]]) -> Optional[list[str]]:
     """Choices computed as ``list(__import__("m", ...).Cls.__members__.keys())``.
 
     0.11.0 envs.py:612: read the class body of ``Cls`` in module ``m`` instead.
@@ -684,9 +674,7 @@ def _class_members(
                     if isinstance(t, ast.Name) and not t.id.startswith("_"):
                         names.append(t.id)
             return names
-        if isinstance(node, ast.ImportFrom) and node.module and any(
-            (a.asname or a.name) == cls for a in node.names
-        ):
+        if isinstance(node, ast.ImportFrom) and node.module and any((a.asname or a.name) == cls for a in node.names):
             real = next(a.name for a in node.names if (a.asname or a.name) == cls)
             return _class_members(node.module, real, read_module, depth + 1)
     return None

@@ -197,7 +197,7 @@ class Evaluator:
     # -- calls
     def _closure_of_def(self, fn: ast.FunctionDef, scope: _Scope) -> _Closure:
         params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-        defaults = dict(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults))
+        defaults = dict(zip(params[len(params) - len(fn.args.defaults) :], fn.args.defaults))
         for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
             params.append(a.arg)
             if d is not None:
@@ -356,7 +356,7 @@ class Evaluator:
 
     def _e_Lambda(self, node: ast.Lambda, scope: _Scope) -> Any:
         params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        defaults = dict(zip(params[len(params) - len(node.args.defaults):], node.args.defaults))
+        defaults = dict(zip(params[len(params) - len(node.args.defaults) :], node.args.defaults))
         return _Closure(params, defaults, node.body, scope)
 
     def _e_Attribute(self, node: ast.Attribute, scope: _Scope) -> Any:
@@ -652,4 +652,3 @@ def _abspath(p: Any) -> Any:
     if text.startswith(("/", "~", "$")):
         return p
     return _Dyn("relative to the working directory")
-

@@ -51,8 +51,8 @@ from vcfg.catalog.extract.flags_values import (
     Unknown,
     to_json,
 )
-from vcfg.catalog.model import ConfigClass, Flag, Loc
 from vcfg.catalog.extract.source import VllmSource
+from vcfg.catalog.model import ConfigClass, Flag, Loc
 from vcfg.records import field, record
 
 ARG_UTILS = "vllm/engine/arg_utils.py"
@@ -114,9 +114,7 @@ def extract_flags_report(
             gc.enable()
 
 
-def _extract(
-    src: VllmSource, configs: list[ConfigClass], device_type: str, argv: list[str]
-) -> FlagExtraction:
+def _extract(src: VllmSource, configs: list[ConfigClass], device_type: str, argv: list[str]) -> FlagExtraction:
     index = ModuleIndex(src)
     notes: list[str] = []
     rules = detect_rules(index.tree(ARG_UTILS))
@@ -248,9 +246,7 @@ def _registry_attr(index: ModuleIndex, cls: ClassRef, attr: str) -> Any:
 
 
 def _help_flag() -> Flag:
-    return Flag(
-        option_strings=["-h", "--help"], dest="help", nargs=0, default=SUPPRESS, action="help"
-    )
+    return Flag(option_strings=["-h", "--help"], dest="help", nargs=0, default=SUPPRESS, action="help")
 
 
 def _dest(strings: list[str], kwargs: dict[str, Any], positional: bool) -> str:

@@ -103,8 +103,20 @@ _BUILTIN_FUNCS = {
 # Methods of plain values the replay may call (none has side effects beyond the value).
 _SAFE_METHODS = {
     str: {
-        "replace", "lower", "upper", "join", "strip", "lstrip", "rstrip", "split",
-        "startswith", "endswith", "removeprefix", "removesuffix", "format", "title",
+        "replace",
+        "lower",
+        "upper",
+        "join",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "split",
+        "startswith",
+        "endswith",
+        "removeprefix",
+        "removesuffix",
+        "format",
+        "title",
     },
     list: {"append", "remove", "extend", "pop", "insert", "copy", "index", "count", "sort"},
     dict: {"get", "pop", "update", "items", "keys", "values", "copy", "setdefault"},
@@ -321,17 +333,11 @@ class Evaluator:
             for st in self.node_of(c).body:
                 if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == attr:
                     return Method(st, c.path, c, ref, _method_kind(st))  # type: ignore[arg-type]
-                if (
-                    isinstance(st, ast.AnnAssign)
-                    and isinstance(st.target, ast.Name)
-                    and st.target.id == attr
-                ):
+                if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.target.id == attr:
                     if st.value is None:
                         break
                     return self.eval(self._field_default(st.value), Frame(c.path, {}))
-                if isinstance(st, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == attr for t in st.targets
-                ):
+                if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in st.targets):
                     return self.eval(st.value, Frame(c.path, {}))
         self.note(frame, node, f"{ref.name}.{attr}: not found")
         return Unknown(f"{ref.name}.{attr}")
@@ -437,8 +443,9 @@ class Evaluator:
         except TypeError:
             return Unknown("set")
 
-    def unpack_into(self, out: dict[Any, Any], src: Any, expr: ast.AST, node: ast.AST,
-                    frame: Frame) -> Optional[tuple[str, str]]:
+    def unpack_into(
+        self, out: dict[Any, Any], src: Any, expr: ast.AST, node: ast.AST, frame: Frame
+    ) -> Optional[tuple[str, str]]:
         """``**src`` (written as ``expr``) merged into ``out``, in a dict literal or a
         call; returns the config field ``src`` came from, if it is a field's kwargs."""
         if isinstance(src, dict):
@@ -601,9 +608,7 @@ class Evaluator:
     def _e_Lambda(self, node: ast.Lambda, frame: Frame) -> Any:
         return LambdaRef(lambda_kind(node))
 
-    def _comprehension(
-        self, gens: list[ast.comprehension], frame: Frame, emit: Callable[[Frame], None]
-    ) -> bool:
+    def _comprehension(self, gens: list[ast.comprehension], frame: Frame, emit: Callable[[Frame], None]) -> bool:
         def rec(i: int, f: Frame) -> bool:
             if i == len(gens):
                 emit(f)
@@ -624,9 +629,7 @@ class Evaluator:
 
     def _e_ListComp(self, node: ast.ListComp, frame: Frame) -> Any:
         out: list[Any] = []
-        ok = self._comprehension(
-            node.generators, frame, lambda f: out.append(self.eval(node.elt, f))
-        )
+        ok = self._comprehension(node.generators, frame, lambda f: out.append(self.eval(node.elt, f)))
         return out if ok else Unknown("comprehension")
 
     _e_GeneratorExp = _e_ListComp  # consumed at once by join/list/any: a list will do
@@ -661,9 +664,7 @@ class Evaluator:
 
     # ------------------------------------------------------------------ calls
 
-    def builtin(
-        self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call, frame: Frame
-    ) -> Any:
+    def builtin(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call, frame: Frame) -> Any:
         if any(_opaque(a) for a in args):
             return args[0] if args and _opaque(args[0]) else Unknown(name)
         if name == "get_args":

@@ -30,7 +30,6 @@ from vcfg.catalog.extract.flags_eval import (
     _Return,
     _StepLimit,
 )
-from vcfg.catalog.extract.pysource import BINOPS, Unfoldable, binop
 from vcfg.catalog.extract.flags_values import (
     BoundBuiltin,
     BuiltinFunc,
@@ -53,6 +52,7 @@ from vcfg.catalog.extract.flags_values import (
     SuperRef,
     Unknown,
 )
+from vcfg.catalog.extract.pysource import BINOPS, Unfoldable, binop
 
 _MAX_DEPTH = 30
 
@@ -153,9 +153,7 @@ class Interpreter(Evaluator):
                 return self.run(fn, func.path or frame.path, args, kwargs, None, None)
         return Unknown(f"{name}(...)")
 
-    def call_method(
-        self, m: Method, args: list[Any], kwargs: dict[str, Any], node: ast.Call, frame: Frame
-    ) -> Any:
+    def call_method(self, m: Method, args: list[Any], kwargs: dict[str, Any], node: ast.Call, frame: Frame) -> Any:
         if m.kind == "class":
             return self.run(m.fn, m.path, [m.bound, *args], kwargs, m.owner, m.bound)
         if m.kind == "static":
@@ -176,9 +174,7 @@ class Interpreter(Evaluator):
     ) -> Any:
         if name == "add_argument":
             group = target.title if isinstance(target, GroupRef) else None
-            rec = Recorded(
-                list(args), dict(kwargs), origin, group, frame.path, node.lineno, frame.in_loop > 0
-            )
+            rec = Recorded(list(args), dict(kwargs), origin, group, frame.path, node.lineno, frame.in_loop > 0)
             self.records.append(rec)
             return None
         if name == "add_argument_group":
@@ -246,8 +242,7 @@ class Interpreter(Evaluator):
             self.eval(st.value, frame)
         elif isinstance(st, ast.Assign):
             if all(
-                isinstance(t, ast.Attribute)
-                and isinstance(self.eval(t.value, frame), (ParserRef, GroupRef))
+                isinstance(t, ast.Attribute) and isinstance(self.eval(t.value, frame), (ParserRef, GroupRef))
                 for t in st.targets
             ):
                 return  # parser.epilog = ...: display only

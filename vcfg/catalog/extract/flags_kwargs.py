@@ -79,9 +79,7 @@ def _strings(node: ast.AST, sets: dict[str, list[str]]) -> list[str]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
     if isinstance(node, (ast.Set, ast.Tuple, ast.List)):
-        return [
-            e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
-        ]
+        return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
     if isinstance(node, ast.Name):
         return sets.get(node.id, [])
     return []
@@ -197,9 +195,7 @@ def _elem_value(node: ast.expr, rules: KwargsRules, notes: list[str]) -> Any:
                 stack += [n.right, n.left]
             else:
                 members.append(n)
-        if rules.union_elements_to_str and any(
-            isinstance(m, ast.Name) and m.id == "str" for m in members
-        ):
+        if rules.union_elements_to_str and any(isinstance(m, ast.Name) and m.id == "str" for m in members):
             return BuiltinType("str")
         notes.append(f"union element {ast.unparse(node)} without str")
         return Dynamic("union element")

@@ -16,9 +16,9 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from vcfg.records import field, record
 
 from vcfg.catalog.extract.flags_symbols import ModuleIndex
+from vcfg.records import field, record
 
 
 @record
@@ -35,9 +35,7 @@ def _names(node: ast.expr) -> list[str]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
     if isinstance(node, (ast.List, ast.Tuple)):
-        return [
-            e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
-        ]
+        return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
     return []
 
 

@@ -17,6 +17,7 @@ from vcfg.catalog.extract.pysource import import_target, module_bindings, module
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.records import record
 
+
 @record(frozen=True)
 class Binding:
     """``name`` is bound by ``node`` in the module file ``path``."""
@@ -69,9 +70,7 @@ class ModuleIndex:
         """The absolute module name a ``from X import`` statement in ``path`` reads."""
         return import_target(path, node.level, node.module)
 
-    def resolve(
-        self, path: str, name: str, _depth: int = 0
-    ) -> Optional[Binding | ModuleBinding]:
+    def resolve(self, path: str, name: str, _depth: int = 0) -> Optional[Binding | ModuleBinding]:
         """Where ``name`` as seen from module ``path`` is defined, imports followed."""
         if _depth > 12:
             return None
@@ -103,9 +102,7 @@ class ModuleIndex:
             return None
         return Binding(path, name, node)
 
-    def resolve_in_module(
-        self, module: str, name: str
-    ) -> Optional[Binding | ModuleBinding]:
+    def resolve_in_module(self, module: str, name: str) -> Optional[Binding | ModuleBinding]:
         path = self.path_of(module)
         if path is None:
             return None

@@ -171,6 +171,7 @@ def to_json(value: Any) -> Any:
 
 # ------------------------------------------------- what names and calls evaluate to
 
+
 @record(frozen=True)
 class Unknown:
     """A value the replay could not compute (``what`` says why)."""

@@ -58,8 +58,9 @@ class PluginSource:
     """The files of one plugin distribution, relative to the folder holding its
     package, and what its metadata says."""
 
-    def __init__(self, files: VllmSource, name: str, version: str, entry_text: Optional[str],
-                 requires: list[str], kind: str) -> None:
+    def __init__(
+        self, files: VllmSource, name: str, version: str, entry_text: Optional[str], requires: list[str], kind: str
+    ) -> None:
         self.files = files
         self.name = name
         self.version = version
@@ -108,9 +109,12 @@ def from_sdist(path: Path) -> PluginSource:
             prefix = tops.pop() + "/"
             total = 0
             for m in members:
-                rel = m.name[len(prefix):]
-                keep = (rel.endswith(".py") and not rel.startswith(("tests/", "benchmarks/", "examples/"))) or \
-                    rel in ("PKG-INFO", "pyproject.toml") or rel.endswith(".egg-info/entry_points.txt")
+                rel = m.name[len(prefix) :]
+                keep = (
+                    (rel.endswith(".py") and not rel.startswith(("tests/", "benchmarks/", "examples/")))
+                    or rel in ("PKG-INFO", "pyproject.toml")
+                    or rel.endswith(".egg-info/entry_points.txt")
+                )
                 if not keep or ".." in rel.split("/"):
                     continue
                 total += m.size
@@ -199,10 +203,15 @@ def open_plugin(spec: str) -> tuple[PluginSource, Optional[Path]]:
             return from_wheel(p), None
         return from_sdist(p), None
     name, sep, version = spec.partition("==")
-    if not sep or not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", name.strip()) or \
-            not re.match(r"^\d+(\.\d+)*([.-]?(post|rc|a|b|dev)\d*)*$", version.strip()):
-        raise VcfgError(f"{spec}: not a plugin wheel, sdist or folder, nor NAME==VERSION",
-                        hint="e.g. --plugin vllm-ascend==0.23.0.post1")
+    if (
+        not sep
+        or not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", name.strip())
+        or not re.match(r"^\d+(\.\d+)*([.-]?(post|rc|a|b|dev)\d*)*$", version.strip())
+    ):
+        raise VcfgError(
+            f"{spec}: not a plugin wheel, sdist or folder, nor NAME==VERSION",
+            hint="e.g. --plugin vllm-ascend==0.23.0.post1",
+        )
     wheel = _download_wheel(name.strip(), version.strip())
     if wheel is not None:
         return from_wheel(wheel), wheel.parent
@@ -215,10 +224,25 @@ def open_plugin(spec: str) -> tuple[PluginSource, Optional[Path]]:
 def _download_wheel(name: str, version: str) -> Optional[Path]:
     """This platform's wheel of ``name==version``, or None when the index has none."""
     tmp = Path(tempfile.mkdtemp(prefix="vcfg-plugin-"))
-    print(f"vcfg: downloading the {name} {version} wheel with pip (read in place, not installed)",
-          file=sys.stderr, flush=True)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--quiet",
-           "--disable-pip-version-check", "-d", str(tmp), f"{name}=={version}"]
+    print(
+        f"vcfg: downloading the {name} {version} wheel with pip (read in place, not installed)",
+        file=sys.stderr,
+        flush=True,
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary",
+        ":all:",
+        "--quiet",
+        "--disable-pip-version-check",
+        "-d",
+        str(tmp),
+        f"{name}=={version}",
+    ]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -232,8 +256,9 @@ def _download_wheel(name: str, version: str) -> Optional[Path]:
         print(f"vcfg: no {name} {version} wheel for this platform; reading its sdist", file=sys.stderr)
         return None
     last = (proc.stderr or proc.stdout).strip().splitlines()
-    raise VcfgError(f"could not download {name} {version} (no network?)",
-                    hint=last[-1] if last else f"pip exited {proc.returncode}")
+    raise VcfgError(
+        f"could not download {name} {version} (no network?)", hint=last[-1] if last else f"pip exited {proc.returncode}"
+    )
 
 
 # --------------------------------------------------------------------------- reading
@@ -285,9 +310,17 @@ def build_plugin_catalog(ps: PluginSource) -> PluginCatalog:
     requires = next((r for r in ps.requires if re.match(r"^vllm\b(?![-_.\w])", r, re.I)), None)
     name = re.sub(r"[-_.]+", "-", ps.name).lower()
     pc = PluginCatalog(
-        name=name, version=ps.version, package=package, generated_by=f"vcfg {__version__}",
-        source=f"{name} {ps.version} ({ps.kind})", requires_vllm=requires, entry_points=eps,
-        env_vars=env_vars, connectors=connectors, registered_by=registered_by, replaces=replaces,
+        name=name,
+        version=ps.version,
+        package=package,
+        generated_by=f"vcfg {__version__}",
+        source=f"{name} {ps.version} ({ps.kind})",
+        requires_vllm=requires,
+        entry_points=eps,
+        env_vars=env_vars,
+        connectors=connectors,
+        registered_by=registered_by,
+        replaces=replaces,
         conditional=conditional,
     )
     from vcfg.records import dump, load
@@ -322,9 +355,16 @@ def _registrations(
                 source_file = module_file(src, module)
                 dep = source_file.rsplit("/", 2)[0] + "/" if source_file else package + "/"
                 keys = connector_keys(src, source_file, dep) if source_file else []
-                connectors.append(Connector(name=name, module=module, class_name=class_name,
-                                            loc=Loc(file=rel, line=node.lineno), source_file=source_file,
-                                            extra_keys=keys))
+                connectors.append(
+                    Connector(
+                        name=name,
+                        module=module,
+                        class_name=class_name,
+                        loc=Loc(file=rel, line=node.lineno),
+                        source_file=source_file,
+                        extra_keys=keys,
+                    )
+                )
                 sites[name] = (rel, func)
             popped = _registry_pop(node)
             if popped is not None and popped not in replaces:
@@ -335,10 +375,17 @@ def _registrations(
 def _registry_pop(node: ast.Call) -> Optional[str]:
     """``KVConnectorFactory._registry.pop("<name>")``."""
     f = node.func
-    if (isinstance(f, ast.Attribute) and f.attr == "pop" and isinstance(f.value, ast.Attribute)
-            and f.value.attr == "_registry" and isinstance(f.value.value, ast.Name)
-            and f.value.value.id == "KVConnectorFactory" and node.args
-            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+    if (
+        isinstance(f, ast.Attribute)
+        and f.attr == "pop"
+        and isinstance(f.value, ast.Attribute)
+        and f.value.attr == "_registry"
+        and isinstance(f.value.value, ast.Name)
+        and f.value.value.id == "KVConnectorFactory"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
         return node.args[0].value
     return None
 
@@ -392,17 +439,22 @@ class _CallGraph:
         tree = self.src.tree(rel)
         if tree is None:
             return []
-        fn = next((s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   and s.name == name), None)
+        fn = next(
+            (s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name), None
+        )
         if fn is None:
             return []
-        module = rel[:-len("/__init__.py")] if rel.endswith("/__init__.py") else rel[:-3]
+        module = rel[: -len("/__init__.py")] if rel.endswith("/__init__.py") else rel[:-3]
         module = module.replace("/", ".")
         bound: dict[str, tuple[str, str]] = {}
         for scope in (tree.body, list(ast.walk(fn))):
             for node in scope:
-                if isinstance(node, ast.ImportFrom) and node.module is not None or \
-                        isinstance(node, ast.ImportFrom) and node.level:
+                if (
+                    isinstance(node, ast.ImportFrom)
+                    and node.module is not None
+                    or isinstance(node, ast.ImportFrom)
+                    and node.level
+                ):
                     base = _absolute(module, rel.endswith("/__init__.py"), node.level, node.module)
                     if base is None or not base.startswith(self.package):
                         continue

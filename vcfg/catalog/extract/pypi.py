@@ -64,8 +64,7 @@ def download_sdist(project: str, version: str) -> Path:
     name, url, sha = sdist_url(project, version)
     if "/" in name or name.startswith("."):
         raise VcfgError(f"the package index names an odd file {name!r}")
-    print(f"vcfg: downloading {name} from the package index (read in place, not built)",
-          file=sys.stderr, flush=True)
+    print(f"vcfg: downloading {name} from the package index (read in place, not built)", file=sys.stderr, flush=True)
     try:
         with urllib.request.urlopen(url, timeout=300) as resp:
             data = resp.read(_MAX_BYTES + 1)

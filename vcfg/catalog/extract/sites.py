@@ -12,11 +12,11 @@ argument).  A site vLLM does not have in a release is simply absent.
 from __future__ import annotations
 
 import ast
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Sequence
 
-from vcfg.catalog.model import ConfigClass, Connector, Loc, Site
 from vcfg.catalog.extract.pysource import dotted
 from vcfg.catalog.extract.source import VllmSource
+from vcfg.catalog.model import ConfigClass, Connector, Loc, Site
 from vcfg.records import record
 
 ARG_UTILS = "vllm/engine/arg_utils.py"
@@ -70,10 +70,7 @@ def _find_def(tree: ast.Module, qualname: str) -> Optional[int]:
     for part in qualname.split("."):
         found = None
         for stmt in ast.walk(ast.Module(body=body, type_ignores=[])) if node else body:
-            if (
-                isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                and stmt.name == part
-            ):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and stmt.name == part:
                 found = stmt
                 break
         if found is None:
@@ -90,7 +87,9 @@ def _calls(tree: ast.Module, callee: str) -> Iterator[ast.Call]:
 
 
 def extract_sites(
-    src: VllmSource, configs: list[ConfigClass] = (), connectors: list[Connector] = ()  # type: ignore[assignment]
+    src: VllmSource,
+    configs: Sequence[ConfigClass] = (),
+    connectors: Sequence[Connector] = (),
 ) -> list[Site]:
     out: list[Site] = []
     for spec in SPECS:
@@ -139,7 +138,5 @@ def extract_sites(
             continue
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == conn.class_name:
-                out.append(
-                    Site(name=f"connector.{conn.name}", loc=Loc(file=conn.source_file, line=node.lineno))
-                )
+                out.append(Site(name=f"connector.{conn.name}", loc=Loc(file=conn.source_file, line=node.lineno)))
     return out

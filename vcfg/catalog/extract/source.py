@@ -103,9 +103,7 @@ class VllmSource:
         base = self._root / folder
         if not base.is_dir():
             return []
-        return sorted(
-            str(p.relative_to(self._root)).replace(os.sep, "/") for p in base.rglob("*.py")
-        )
+        return sorted(str(p.relative_to(self._root)).replace(os.sep, "/") for p in base.rglob("*.py"))
 
     @property
     def root(self) -> Optional[Path]:
@@ -122,8 +120,7 @@ def _version_from_text(text: Optional[str]) -> Optional[str]:
 def _check_tree(src: VllmSource) -> VllmSource:
     if not (src.exists("vllm/envs.py") and src.exists("vllm/engine/arg_utils.py")):
         raise VcfgError(
-            f"{src.description} is not a vLLM source tree "
-            "(no vllm/envs.py and vllm/engine/arg_utils.py)",
+            f"{src.description} is not a vLLM source tree (no vllm/envs.py and vllm/engine/arg_utils.py)",
             hint="give the folder that holds the `vllm` package, a vllm wheel, or --vllm-version",
         )
     return src
@@ -140,9 +137,7 @@ def from_tree(path: str | os.PathLike[str]) -> VllmSource:
         p = p.parent
     src = VllmSource(description=f"source tree {path}", version=None, _root=p)
     _check_tree(src)
-    version = _version_from_text(src.read("vllm/_version.py")) or _version_from_text(
-        src.read("vllm/version.py")
-    )
+    version = _version_from_text(src.read("vllm/_version.py")) or _version_from_text(src.read("vllm/version.py"))
     if version is None:
         for info in sorted(p.glob("vllm-*.dist-info")):
             m = re.match(r"vllm-(.+)\.dist-info", info.name)
@@ -231,8 +226,12 @@ def from_version(version: str, *, download: bool = True) -> VllmSource:
     if not download:
         raise VcfgError(f"vllm {version} is not in the cache ({dest})")
     # the file policy (docs/file-policy.md): say so before anything is downloaded
-    print(f"vcfg: downloading the vllm {version} wheel from the package index with pip "
-          f"(its .py files are kept in {dest})", file=sys.stderr, flush=True)
+    print(
+        f"vcfg: downloading the vllm {version} wheel from the package index with pip "
+        f"(its .py files are kept in {dest})",
+        file=sys.stderr,
+        flush=True,
+    )
     wheel = download_wheel(version)
     try:
         extract_python(wheel, dest)
@@ -247,9 +246,15 @@ def from_version(version: str, *, download: bool = True) -> VllmSource:
 #: what pip prints when it cannot reach the index (it then also says "No matching
 #: distribution", which would wrongly read as "no such release")
 _NETWORK_ERRORS = (
-    "NewConnectionError", "Connection refused", "ConnectionError", "Max retries exceeded",
-    "Temporary failure in name resolution", "Could not fetch URL", "Network is unreachable",
-    "Read timed out", "ConnectTimeoutError",
+    "NewConnectionError",
+    "Connection refused",
+    "ConnectionError",
+    "Max retries exceeded",
+    "Temporary failure in name resolution",
+    "Could not fetch URL",
+    "Network is unreachable",
+    "Read timed out",
+    "ConnectTimeoutError",
     # the index listed no vllm release at all: it was not reached (PyPI lists dozens)
     "(from versions: none)",
 )

@@ -60,8 +60,10 @@ def _literal_alias(src: VllmSource, rel: str, name: str) -> Optional[tuple[list[
     if tree is None:
         return None
     for st in tree.body:
-        target = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else (
-            st.target if isinstance(st, ast.AnnAssign) else None
+        target = (
+            st.targets[0]
+            if isinstance(st, ast.Assign) and len(st.targets) == 1
+            else (st.target if isinstance(st, ast.AnnAssign) else None)
         )
         value = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
         if not (isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.Subscript)):
@@ -123,8 +125,11 @@ def _registry(src: VllmSource, index: ModuleIndex, rel: str, manager: str) -> Op
     return (names, loc) if names else None
 
 
-_SERVE_CHECKS = ("vllm/entrypoints/common/cli_args.py", "vllm/entrypoints/openai/api_server.py",
-                 "vllm/entrypoints/openai/cli_args.py")
+_SERVE_CHECKS = (
+    "vllm/entrypoints/common/cli_args.py",
+    "vllm/entrypoints/openai/api_server.py",
+    "vllm/entrypoints/openai/cli_args.py",
+)
 
 
 def extract_value_sets(src: VllmSource) -> list[ValueSet]:
@@ -135,34 +140,59 @@ def extract_value_sets(src: VllmSource) -> list[ValueSet]:
         if found is not None and check is not None:
             out.append(ValueSet(values=found[0], loc=found[1], check=check, **kw))
 
-    add(_registry(src, index, "vllm/reasoning/abs_reasoning_parsers.py", "ReasoningParserManager"),
+    add(
+        _registry(src, index, "vllm/reasoning/abs_reasoning_parsers.py", "ReasoningParserManager"),
         _line_of(src, _SERVE_CHECKS, "reasoning_parser not in valid_reasoning_parsers"),
-        name="reasoning parsers", dest="reasoning_parser", also=["none"] if _maps_none(src) else [],
-        plugins=["reasoning_parser_plugin"], stage="at start-up, before the engine is built")
-    for rel in ("vllm/tool_parsers/abstract_tool_parser.py",
-                "vllm/entrypoints/openai/tool_parsers/abstract_tool_parser.py"):
+        name="reasoning parsers",
+        dest="reasoning_parser",
+        also=["none"] if _maps_none(src) else [],
+        plugins=["reasoning_parser_plugin"],
+        stage="at start-up, before the engine is built",
+    )
+    for rel in (
+        "vllm/tool_parsers/abstract_tool_parser.py",
+        "vllm/entrypoints/openai/tool_parsers/abstract_tool_parser.py",
+    ):
         found = _registry(src, index, rel, "ToolParserManager")
         if found is not None:
-            add(found, _line_of(src, _SERVE_CHECKS, "tool_call_parser not in valid_tool_parses"),
-                name="tool-call parsers", dest="tool_call_parser", when="enable_auto_tool_choice",
-                plugins=["tool_parser_plugin"], stage="at start-up, before the engine is built")
+            add(
+                found,
+                _line_of(src, _SERVE_CHECKS, "tool_call_parser not in valid_tool_parses"),
+                name="tool-call parsers",
+                dest="tool_call_parser",
+                when="enable_auto_tool_choice",
+                plugins=["tool_parser_plugin"],
+                stage="at start-up, before the engine is built",
+            )
             break
-    add(_literal_alias(src, "vllm/model_executor/layers/quantization/__init__.py", "QuantizationMethods"),
+    add(
+        _literal_alias(src, "vllm/model_executor/layers/quantization/__init__.py", "QuantizationMethods"),
         _line_of(src, ("vllm/config/model.py",), "not in supported_quantization"),
-        name="quantization methods", dest="quantization",
-        stage="when the engine config is built, after the model's config is fetched")
+        name="quantization methods",
+        dest="quantization",
+        stage="when the engine config is built, after the model's config is fetched",
+    )
     for rel in ("vllm/v1/attention/backends/registry.py", "vllm/attention/backends/registry.py"):
         found = _enum_members(src, rel, "AttentionBackendEnum")
         if found is not None:
-            add(found, _line_of(src, ("vllm/config/attention.py",), "AttentionBackendEnum[value.upper()]"),
-                name="attention backends", dest="attention_backend", case_insensitive=True,
+            add(
+                found,
+                _line_of(src, ("vllm/config/attention.py",), "AttentionBackendEnum[value.upper()]"),
+                name="attention backends",
+                dest="attention_backend",
+                case_insensitive=True,
                 also=["auto"] if _line_of(src, ("vllm/config/attention.py",), 'value.lower() == "auto"') else [],
-                stage="when the engine config is built")
+                stage="when the engine config is built",
+            )
             break
     if _line_of(src, ("vllm/config/cache.py",), "cache_dtype: CacheDType | str"):
-        add(_literal_alias(src, "vllm/config/cache.py", "CacheDType"),
+        add(
+            _literal_alias(src, "vllm/config/cache.py", "CacheDType"),
             _line_of(src, ("vllm/config/cache.py",), "if not is_known_kv_cache_dtype(cache_dtype)"),
-            name="KV cache dtypes", dest="kv_cache_dtype", stage="when the engine config is built")
+            name="KV cache dtypes",
+            dest="kv_cache_dtype",
+            stage="when the engine config is built",
+        )
     _enum_sets(src, out)
     return out
 
@@ -181,21 +211,46 @@ def _enum_sets(src: VllmSource, out: list[ValueSet]) -> None:
     mode = _enum_ints(src, _COMPILATION, "CompilationMode")
     check = _line_of(src, (_COMPILATION,), "not in CompilationMode.__members__")
     if mode is not None and check is not None:
-        out.append(ValueSet(name="compilation modes", dest="CompilationConfig.mode", values=mode[0],
-                            numbers=mode[1], case_insensitive=True, loc=mode[2], check=check,
-                            stage="at parse time (vllm exits 2)"))
+        out.append(
+            ValueSet(
+                name="compilation modes",
+                dest="CompilationConfig.mode",
+                values=mode[0],
+                numbers=mode[1],
+                case_insensitive=True,
+                loc=mode[2],
+                check=check,
+                stage="at parse time (vllm exits 2)",
+            )
+        )
     graph = _enum_ints(src, _COMPILATION, "CUDAGraphMode")
     check = _line_of(src, (_COMPILATION,), "CUDAGraphMode[value.upper()]")
     if graph is not None and check is not None:
-        out.append(ValueSet(name="CUDA graph modes", dest="CompilationConfig.cudagraph_mode",
-                            values=graph[0], numbers=graph[1], case_insensitive=True, loc=graph[2],
-                            check=check, stage="at parse time (a KeyError: vllm exits with a traceback)"))
+        out.append(
+            ValueSet(
+                name="CUDA graph modes",
+                dest="CompilationConfig.cudagraph_mode",
+                values=graph[0],
+                numbers=graph[1],
+                case_insensitive=True,
+                loc=graph[2],
+                check=check,
+                stage="at parse time (a KeyError: vllm exits with a traceback)",
+            )
+        )
     level = _enum_ints(src, "vllm/config/vllm.py", "OptimizationLevel")
     check = _line_of(src, ("vllm/config/vllm.py",), "optimization_level: OptimizationLevel")
     if level is not None and check is not None and level[1]:
-        out.append(ValueSet(name="optimization levels", dest="optimization_level",
-                            values=[str(n) for n in level[1]], loc=level[2], check=check,
-                            stage="when the engine config is built"))
+        out.append(
+            ValueSet(
+                name="optimization levels",
+                dest="optimization_level",
+                values=[str(n) for n in level[1]],
+                loc=level[2],
+                check=check,
+                stage="when the engine config is built",
+            )
+        )
 
 
 def _maps_none(src: VllmSource) -> bool:

@@ -134,14 +134,23 @@ def _strip_unknown(d: Any) -> Any:
 
 def step_model(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
     """``vllm serve ... --model M``."""
-    idx = next((i for i, t in enumerate(toks) if t.text is not None
-                and (t.text == "--model" or t.text.startswith("--model="))), None)
+    idx = next(
+        (
+            i
+            for i, t in enumerate(toks)
+            if t.text is not None and (t.text == "--model" or t.text.startswith("--model="))
+        ),
+        None,
+    )
     if p.v < since("serve-model-positional"):
         exact = next((i for i, t in enumerate(toks) if t.text == "--model"), None)
         if exact is not None:
-            p.problem("model-option",
-                         "vllm serve refuses --model in this version; give the model as the first argument",
-                         toks[exact].span(), "--model")
+            p.problem(
+                "model-option",
+                "vllm serve refuses --model in this version; give the model as the first argument",
+                toks[exact].span(),
+                "--model",
+            )
         return toks
     if idx is not None:
         t = toks[idx]
@@ -152,32 +161,52 @@ def step_model(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
             model = toks[idx + 1]
             rest = toks[:idx] + toks[idx + 2 :]
         else:
-            model = _Tok(t.text[len("--model="):], t.word, t.start + len("--model="), t.origin)  # type: ignore[index]
+            model = _Tok(t.text[len("--model=") :], t.word, t.start + len("--model="), t.origin)  # type: ignore[index]
             rest = toks[:idx] + toks[idx + 1 :]
-        p.problem("model-option",
-                     "with vllm serve, --model is deprecated: give the model as the first argument",
-                     t.span(), "--model", severity="warning")
+        p.problem(
+            "model-option",
+            "with vllm serve, --model is deprecated: give the model as the first argument",
+            t.span(),
+            "--model",
+            severity="warning",
+        )
         toks = [model] + rest
-    if (p.v >= since("served-model-name-needs-model") and toks and toks[0].text is not None and toks[0].text.startswith("-")
-            and not any(t.text is not None and re.match(r"--config(=.+|$)", t.text) for t in toks)
-            and any(t.text is not None and re.match(r"--served[-_]model[-_]name(=.+|$)", t.text) for t in toks)):
-        p.problem("model-missing",
-                     "vllm serve needs the model as its first argument when --served-model-name is given",
-                     toks[0].span())
+    if (
+        p.v >= since("served-model-name-needs-model")
+        and toks
+        and toks[0].text is not None
+        and toks[0].text.startswith("-")
+        and not any(t.text is not None and re.match(r"--config(=.+|$)", t.text) for t in toks)
+        and any(t.text is not None and re.match(r"--served[-_]model[-_]name(=.+|$)", t.text) for t in toks)
+    ):
+        p.problem(
+            "model-missing",
+            "vllm serve needs the model as its first argument when --served-model-name is given",
+            toks[0].span(),
+        )
     return toks
+
 
 def step_config(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
     for t in toks:
         if t.text is not None and t.text.startswith("--config="):
-            p.problem("config-equals",
-                         "--config=FILE is not expanded by vLLM (the file is ignored); write --config FILE",
-                         t.span(), "--config", severity="warning")
+            p.problem(
+                "config-equals",
+                "--config=FILE is not expanded by vLLM (the file is ignored); write --config FILE",
+                t.span(),
+                "--config",
+                severity="warning",
+            )
     idxs = [i for i, t in enumerate(toks) if t.text == "--config"]
     if not idxs:
         return toks
     if len(idxs) > 1:
-        p.problem("config-file", "more than one --config file: vLLM stops with an assertion error",
-                     toks[idxs[1]].span(), "--config")
+        p.problem(
+            "config-file",
+            "more than one --config file: vLLM stops with an assertion error",
+            toks[idxs[1]].span(),
+            "--config",
+        )
         return toks
     i = idxs[0]
     if i == len(toks) - 1:
@@ -185,8 +214,13 @@ def step_config(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         return toks[:i]
     pt = toks[i + 1]
     if pt.text is None:
-        p.problem("unknown-value", f"--config file name is not known ({pt.word.describe_unknown()})",
-                     pt.span(), "--config", severity="info")
+        p.problem(
+            "unknown-value",
+            f"--config file name is not known ({pt.word.describe_unknown()})",
+            pt.span(),
+            "--config",
+            severity="info",
+        )
         p.complete = False
         return toks[:i] + toks[i + 2 :]
     path = pt.text
@@ -209,11 +243,16 @@ def step_config(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         model_in_cli = True
     model_in_cfg = any(t.text == "--model" for t in cfg_toks)
     if not model_in_cli and not model_in_cfg and p.v >= since("serve-model-positional"):
-        p.problem("model-missing", "no model: give it as the first argument or as `model:` in the config file",
-                     pt.span(), "--config")
+        p.problem(
+            "model-missing",
+            "no model: give it as the first argument or as `model:` in the config file",
+            pt.span(),
+            "--config",
+        )
     if model_in_cli:
         return toks[:1] + cfg_toks + toks[1:i] + rest_after
     return cfg_toks + toks[:i] + rest_after
+
 
 def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
     from vcfg.launch import yaml_config
@@ -234,14 +273,24 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
             root = project_root(p.base_dir)
             if not inside(full, root):
                 # a script's --config is followed inside its repository only (file policy)
-                p.problem("config-file", f"config file {path!r} is outside the repository ({root}): vcfg does "
-                          "not read files there, so its options are not known", pt.span(), "--config",
-                          severity="warning")
+                p.problem(
+                    "config-file",
+                    f"config file {path!r} is outside the repository ({root}): vcfg does "
+                    "not read files there, so its options are not known",
+                    pt.span(),
+                    "--config",
+                    severity="warning",
+                )
                 return None
         kind = None if os.path.abspath(full) in OVERLAY else special_kind(full)
         if kind:  # opening a FIFO blocks until someone writes to it
-            p.problem("config-file", f"config file {path!r} is {kind}, not a regular file; "
-                      "not read, its options are not known", pt.span(), "--config", severity="info")
+            p.problem(
+                "config-file",
+                f"config file {path!r} is {kind}, not a regular file; not read, its options are not known",
+                pt.span(),
+                "--config",
+                severity="info",
+            )
             return None
         try:
             text = OVERLAY.get(os.path.abspath(full))
@@ -253,8 +302,13 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         except OSError:
             text = None
     if text is None:
-        p.problem("config-file", f"config file {path!r} not found; its options are not known",
-                     pt.span(), "--config", severity="info")
+        p.problem(
+            "config-file",
+            f"config file {path!r} not found; its options are not known",
+            pt.span(),
+            "--config",
+            severity="info",
+        )
         return None
     p.config_path = label
     cfg = yaml_config.load_serve_config(text, label)
@@ -264,6 +318,7 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         return None
     return config_tokens(p, cfg)
 
+
 def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
     """The words vLLM's load_config_file makes of a YAML config."""
     out: list[_Tok] = []
@@ -271,8 +326,11 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
     for e in cfg.entries:
         if _UNKNOWN_MARK in str(e.key):
             continue  # a key vcfg cannot know: nothing to check
-        if _UNKNOWN_MARK in e.value_word.value or (e.json_word is not None and _UNKNOWN_MARK in e.json_word.value) \
-                or any(_UNKNOWN_MARK in w.value for w in e.item_words):
+        if (
+            _UNKNOWN_MARK in e.value_word.value
+            or (e.json_word is not None and _UNKNOWN_MARK in e.json_word.value)
+            or any(_UNKNOWN_MARK in w.value for w in e.item_words)
+        ):
             key = "--" + e.key
             out.append(_Tok(key, _synthetic_word(key, e.key_span), 0, "config"))
             uw = _unknown_value(e.value_word, e.value_span)
@@ -291,10 +349,14 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
                 out.append(_Tok(no_key, _synthetic_word(no_key, e.key_span), 0, "config"))
                 continue
             if false_matters(p.cat, key):
-                p.problem("yaml-false-dropped",
-                          f"`{e.key}: false` is ignored by vLLM's --config loader"
-                          + (" (write the negative option on the command line)" if p.cat.flag(no_key) else ""),
-                          e.value_span, key, severity="warning")
+                p.problem(
+                    "yaml-false-dropped",
+                    f"`{e.key}: false` is ignored by vLLM's --config loader"
+                    + (" (write the negative option on the command line)" if p.cat.flag(no_key) else ""),
+                    e.value_span,
+                    key,
+                    severity="warning",
+                )
             continue
         if isinstance(v, list):
             if not v:
@@ -317,6 +379,7 @@ def config_tokens(p: "Parser", cfg: Any) -> list[_Tok]:
         out.append(kt)
         out.append(_Tok(e.value_word.value, e.value_word, 0, "config"))
     return out
+
 
 def step_normalise(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
     out: list[_Tok] = []
@@ -351,8 +414,7 @@ def step_normalise(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
                 name = "mode" if p.v >= since("o-is-compilation-mode") else "level"
                 out.append(t._replace(text=f"-O.{name}={level}"))
         elif s.startswith("-O.") and (0, 12, 0) <= p.v < (0, 13, 0):
-            p.problem("deprecated", "-O.* is deprecated in this version; use -cc.*", t.span(), "-O",
-                         severity="warning")
+            p.problem("deprecated", "-O.* is deprecated in this version; use -cc.*", t.span(), "-O", severity="warning")
             out.append(t._replace(text="-cc" + s[2:]))
         elif s == "-O" and i + 1 < len(toks) and toks[i + 1].text in ("0", "1", "2", "3"):
             if p.v >= since("o-is-optimization-level"):
@@ -363,6 +425,7 @@ def step_normalise(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         else:
             out.append(t)
     return out
+
 
 def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
     delete: set[int] = set()
@@ -402,8 +465,13 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
             name_part = name_part[:-1]
         key, *keys = name_part.split(".")
         if value_str is None:
-            p.problem("unknown-value", f"value of {name_part} is not known ({vtok.word.describe_unknown()})",
-                         vtok.span(), key, severity="info")
+            p.problem(
+                "unknown-value",
+                f"value of {name_part} is not known ({vtok.word.describe_unknown()})",
+                vtok.span(),
+                key,
+                severity="info",
+            )
             value: Any = None
             known = False
         else:
@@ -426,8 +494,13 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         for k in keys[:-1]:
             if not isinstance(cur.get(k), dict):
                 if k in cur:
-                    p.problem("duplicate", f"{name_part}: key {k!r} given twice; the last one wins",
-                                 t.span(), key, severity="warning")
+                    p.problem(
+                        "duplicate",
+                        f"{name_part}: key {k!r} given twice; the last one wins",
+                        t.span(),
+                        key,
+                        severity="warning",
+                    )
                 cur[k] = {}
             cur = cur[k]
         last = keys[-1] if keys else ""
@@ -435,8 +508,7 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
             cur[last] = cur[last] + value
         else:
             if last in cur:
-                p.problem("duplicate", f"{name_part} given twice; the last one wins", t.span(), key,
-                             severity="warning")
+                p.problem("duplicate", f"{name_part} given twice; the last one wins", t.span(), key, severity="warning")
             cur[last] = value if known else _UNKNOWN
         # positions: the key part of the option and the value word
         name_start = len(key) + 1
@@ -457,7 +529,9 @@ def step_dotted(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
                 "dotted-overrides",
                 f"{key}.* keys are merged into one JSON value placed after {wt.text.split('=', 1)[0]}; "  # type: ignore[union-attr]
                 "it replaces the whole JSON value given earlier",
-                ft.span(), key, severity="warning",
+                ft.span(),
+                key,
+                severity="warning",
             )
         known = not _contains_unknown(d)
         text = json.dumps(_strip_unknown(d))

@@ -20,7 +20,8 @@ _BIN = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 def check_digits(value: str) -> None:
     """ArgTypeError when ``value`` holds more than `vcfg.bounded.MAX_DIGITS` digits
     (counted before any conversion: see vcfg/bounded.py)."""
-    from vcfg.bounded import NumberTooLong, check_digits as check
+    from vcfg.bounded import NumberTooLong
+    from vcfg.bounded import check_digits as check
 
     try:
         check(value)
@@ -56,8 +57,7 @@ def human_readable_int(value: str) -> int:
             return int(number) * _BIN[suffix]
         except ValueError:
             raise ArgTypeError(
-                f"decimals are not allowed with binary suffixes like {suffix}; "
-                f"did you mean {number}{suffix.lower()}?"
+                f"decimals are not allowed with binary suffixes like {suffix}; did you mean {number}{suffix.lower()}?"
             ) from None
     return int(v)
 

@@ -183,8 +183,14 @@ def parse_json_positions(
             v, i = string(i)
             locs[path] = (key, (start, i))
             return v, i
-        for lit, val in (("true", True), ("false", False), ("null", None), ("NaN", math.nan),
-                         ("Infinity", math.inf), ("-Infinity", -math.inf)):
+        for lit, val in (
+            ("true", True),
+            ("false", False),
+            ("null", None),
+            ("NaN", math.nan),
+            ("Infinity", math.inf),
+            ("-Infinity", -math.inf),
+        ):
             if s.startswith(lit, i):
                 locs[path] = (key, (start, i + len(lit)))
                 return val, i + len(lit)
@@ -205,13 +211,13 @@ def parse_json_positions(
     return v, locs, dups
 
 
-def _doc_from(text: str, word: Optional[Word], index_map: Optional[list[int]] = None,
-              offset: int = 0) -> JsonDoc:
+def _doc_from(text: str, word: Optional[Word], index_map: Optional[list[int]] = None, offset: int = 0) -> JsonDoc:
     """Parse ``text`` (JSON) and map positions through ``word`` (text sits at
     ``word.value[offset:]``; ``index_map`` undoes a rewrite)."""
     v, raw_locs, dups = parse_json_positions(text)
     locs: dict[tuple[Any, ...], JsonLoc] = {}
     if word is not None:
+
         def sp(a: int, b: int) -> Span:
             if index_map is not None:
                 a, b = index_map[a], index_map[max(a, b - 1)] + 1

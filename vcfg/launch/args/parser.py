@@ -40,8 +40,15 @@ if TYPE_CHECKING:  # pragma: no cover - for annotations only
 
 
 class Parser:
-    def __init__(self, catalog: "Catalog", kind: str, serve: bool, base_dir: Optional[str],
-                 files: Mapping[str, Any], read_files: bool) -> None:
+    def __init__(
+        self,
+        catalog: "Catalog",
+        kind: str,
+        serve: bool,
+        base_dir: Optional[str],
+        files: Mapping[str, Any],
+        read_files: bool,
+    ) -> None:
         self.cat = catalog
         #: argv starts with the ``serve`` subcommand (vllm serve), not an
         #: api_server module: decides the --model and --config handling
@@ -59,8 +66,9 @@ class Parser:
         self._short: Optional[list[str]] = None
         self._neg_like = False
 
-    def problem(self, code: str, message: str, span: Span, option: Optional[str] = None,
-                severity: str = "error") -> None:
+    def problem(
+        self, code: str, message: str, span: Span, option: Optional[str] = None, severity: str = "error"
+    ) -> None:
         self.problems.append(ArgProblem(code, message, span, option, severity))
 
     # ---------------------------------------------------------------- catalog
@@ -150,16 +158,29 @@ class Parser:
                     i += 1
                     continue
                 if model is None and pos_flag is not None:
-                    model = self.make_value(pos_flag, pos_flag.dest, t.text or "", [t], t.span(), t.span(), "exact",
-                                            t.origin, known=t.text is not None)
+                    model = self.make_value(
+                        pos_flag,
+                        pos_flag.dest,
+                        t.text or "",
+                        [t],
+                        t.span(),
+                        t.span(),
+                        "exact",
+                        t.origin,
+                        known=t.text is not None,
+                    )
                 else:
                     extras.append(t.word if not t.start else t.word.slice(t.start, len(t.word.value)))
                     if t.text is not None:
                         glued = lookalikes(model.value) if model is not None and isinstance(model.value, str) else ""
                         # `m<NBSP>--port 8000`: the model word swallowed the option, 8000 is left over
-                        self.problem("extra-argument", f"unrecognized argument {t.text!r}" + lookalikes(t.text)
-                                     + (f"; the model word before it is one word{glued}" if glued else ""),
-                                     t.span())
+                        self.problem(
+                            "extra-argument",
+                            f"unrecognized argument {t.text!r}"
+                            + lookalikes(t.text)
+                            + (f"; the model word before it is one word{glued}" if glued else ""),
+                            t.span(),
+                        )
                 i += 1
                 continue
             if k == "-":
@@ -191,8 +212,7 @@ class Parser:
                     name_span = t.sub(0, 2)
             if flag is None:
                 if how.startswith("ambiguous:"):
-                    self.problem("ambiguous-option", f"ambiguous option {opt!r} could match {how[10:]}",
-                                 name_span, opt)
+                    self.problem("ambiguous-option", f"ambiguous option {opt!r} could match {how[10:]}", name_span, opt)
                 else:
                     self.problem("unknown-option", f"unrecognized option {opt!r}", name_span, opt)
                 # like argparse, an unknown option's following arguments are extras
@@ -202,24 +222,50 @@ class Parser:
                     while j < n and kinds[j] == "A":
                         vals.append(toks[j])
                         j += 1
-                ov = OptionValue(None, opt, self._written(t), opt.lstrip("-").replace("-", "_"),
-                                 [v.text for v in vals] if len(vals) != 1 else vals[0].text,
-                                 all(v.text is not None for v in vals), tuple(v.word for v in vals),
-                                 _join(name_span, vals), name_span, _join_vals(vals), t.origin)
+                ov = OptionValue(
+                    None,
+                    opt,
+                    self._written(t),
+                    opt.lstrip("-").replace("-", "_"),
+                    [v.text for v in vals] if len(vals) != 1 else vals[0].text,
+                    all(v.text is not None for v in vals),
+                    tuple(v.word for v in vals),
+                    _join(name_span, vals),
+                    name_span,
+                    _join_vals(vals),
+                    t.origin,
+                )
                 unknown.append(ov)
                 i = j
                 continue
             if how == "abbrev":
-                self.problem("abbreviation", f"{opt!r} is an abbreviation of {matched!r}; it breaks when a new "
-                             "option with the same prefix appears", name_span, matched, severity="warning")
+                self.problem(
+                    "abbreviation",
+                    f"{opt!r} is an abbreviation of {matched!r}; it breaks when a new "
+                    "option with the same prefix appears",
+                    name_span,
+                    matched,
+                    severity="warning",
+                )
             action = flag.action
             nargs = flag.nargs
             consumed: list[_Tok] = []
-            if action in ("store_true", "store_false", "store_const", "boolean_optional", "enable_disable",
-                          "help", "count"):
+            if action in (
+                "store_true",
+                "store_false",
+                "store_const",
+                "boolean_optional",
+                "enable_disable",
+                "help",
+                "count",
+            ):
                 if explicit is not None:
-                    self.problem("unexpected-value", f"{matched} takes no value (got {explicit.text!r})",
-                                 explicit.span(), matched)
+                    self.problem(
+                        "unexpected-value",
+                        f"{matched} takes no value (got {explicit.text!r})",
+                        explicit.span(),
+                        matched,
+                    )
                 negated = _is_negative(flag, matched)
                 if action == "store_true":
                     value: Any = True
@@ -231,8 +277,24 @@ class Parser:
                     value = True
                 else:
                     value = not negated
-                occ.append(OptionValue(flag, matched, self._written(t), flag.dest, value, True, (), name_span,
-                                       name_span, None, t.origin, None, negated, how))
+                occ.append(
+                    OptionValue(
+                        flag,
+                        matched,
+                        self._written(t),
+                        flag.dest,
+                        value,
+                        True,
+                        (),
+                        name_span,
+                        name_span,
+                        None,
+                        t.origin,
+                        None,
+                        negated,
+                        how,
+                    )
+                )
                 i += 1
                 continue
             # options with values
@@ -258,8 +320,12 @@ class Parser:
                     if isinstance(nargs, int) and len(consumed) == nargs:
                         break
                 if (nargs == "+" and not consumed) or (isinstance(nargs, int) and len(consumed) < nargs):
-                    self.problem("missing-value", f"{matched} expects {'at least one' if nargs == '+' else nargs} "
-                                 "value(s)", name_span, matched)
+                    self.problem(
+                        "missing-value",
+                        f"{matched} expects {'at least one' if nargs == '+' else nargs} value(s)",
+                        name_span,
+                        matched,
+                    )
                     i = j
                     continue
             else:
@@ -270,12 +336,39 @@ class Parser:
             if action == "append":
                 prev = next((o for o in reversed(occ) if o.dest == flag.dest), None)
                 if prev is not None and prev.known and ov.known:
-                    ov = OptionValue(ov.flag, ov.option, ov.written, ov.dest,
-                                     list(prev.value) + [ov.value], True, ov.words, ov.span, ov.name_span,
-                                     ov.value_span, ov.origin, ov.json, ov.negated, ov.match)
+                    ov = OptionValue(
+                        ov.flag,
+                        ov.option,
+                        ov.written,
+                        ov.dest,
+                        list(prev.value) + [ov.value],
+                        True,
+                        ov.words,
+                        ov.span,
+                        ov.name_span,
+                        ov.value_span,
+                        ov.origin,
+                        ov.json,
+                        ov.negated,
+                        ov.match,
+                    )
                 elif ov.known:
-                    ov = OptionValue(ov.flag, ov.option, ov.written, ov.dest, [ov.value], True, ov.words, ov.span,
-                                     ov.name_span, ov.value_span, ov.origin, ov.json, ov.negated, ov.match)
+                    ov = OptionValue(
+                        ov.flag,
+                        ov.option,
+                        ov.written,
+                        ov.dest,
+                        [ov.value],
+                        True,
+                        ov.words,
+                        ov.span,
+                        ov.name_span,
+                        ov.value_span,
+                        ov.origin,
+                        ov.json,
+                        ov.negated,
+                        ov.match,
+                    )
             occ.append(ov)
             i = j
         # duplicates: both kept, the last wins
@@ -288,9 +381,16 @@ class Parser:
             if len(lst) > 1 and lst[-1].flag is not None and lst[-1].flag.action != "append":
                 last = lst[-1].name_span
                 firsts = ", ".join(f"{o.written} ({_place(o.name_span, last)})" for o in lst[:-1])
-                said = "vLLM only logs a warning" if self.v >= since("duplicate-option-warning") else "vLLM says nothing"
-                self.problem("duplicate", f"{lst[-1].option} is given {len(lst)} times; the last one wins "
-                             f"(earlier: {firsts}; {said})", lst[-1].name_span, lst[-1].option, severity="warning")
+                said = (
+                    "vLLM only logs a warning" if self.v >= since("duplicate-option-warning") else "vLLM says nothing"
+                )
+                self.problem(
+                    "duplicate",
+                    f"{lst[-1].option} is given {len(lst)} times; the last one wins (earlier: {firsts}; {said})",
+                    lst[-1].name_span,
+                    lst[-1].option,
+                    severity="warning",
+                )
         return ParsedArgs(
             version=self.version,
             kind=self.kind,
@@ -309,28 +409,86 @@ class Parser:
             return t.word.value[t.start :] if t.start else t.word.value
         return t.word.value
 
-    def make_value(self, flag: "Flag", dest: str, value: Any, toks: list[_Tok], span: Span, name_span: Span,
-                   how: str, origin: str, known: bool = True) -> OptionValue:
-        return OptionValue(flag, flag.long_name if flag.option_strings else dest, toks[0].text or "", dest, value,
-                           known, tuple(t.word for t in toks), span, name_span, span, origin, None, False, how)
+    def make_value(
+        self,
+        flag: "Flag",
+        dest: str,
+        value: Any,
+        toks: list[_Tok],
+        span: Span,
+        name_span: Span,
+        how: str,
+        origin: str,
+        known: bool = True,
+    ) -> OptionValue:
+        return OptionValue(
+            flag,
+            flag.long_name if flag.option_strings else dest,
+            toks[0].text or "",
+            dest,
+            value,
+            known,
+            tuple(t.word for t in toks),
+            span,
+            name_span,
+            span,
+            origin,
+            None,
+            False,
+            how,
+        )
 
-    def convert(self, flag: "Flag", matched: str, t: _Tok, name_span: Span, consumed: list[_Tok], nargs: Any,
-                how: str) -> OptionValue:
+    def convert(
+        self, flag: "Flag", matched: str, t: _Tok, name_span: Span, consumed: list[_Tok], nargs: Any, how: str
+    ) -> OptionValue:
         vspan = _join_vals(consumed)
         span = join_spans(name_span, vspan) if vspan is not None and vspan.file == name_span.file else name_span
         origin = "dotted" if consumed and consumed[0].origin == "dotted" else t.origin
         words = tuple(c.word for c in consumed)
         if not consumed:
             # nargs="?" without a value: the const
-            return OptionValue(flag, matched, self._written(t), flag.dest, flag.const, True, (), span, name_span,
-                               None, origin, None, False, how)
+            return OptionValue(
+                flag,
+                matched,
+                self._written(t),
+                flag.dest,
+                flag.const,
+                True,
+                (),
+                span,
+                name_span,
+                None,
+                origin,
+                None,
+                False,
+                how,
+            )
         unknown = [c for c in consumed if c.text is None]
         if unknown:
             c = unknown[0]
-            self.problem("unknown-value", f"the value of {matched} is not known ({c.word.describe_unknown()})",
-                         c.span(), matched, severity="info")
-            return OptionValue(flag, matched, self._written(t), flag.dest, None, False, words, span, name_span,
-                               vspan, origin, None, False, how)
+            self.problem(
+                "unknown-value",
+                f"the value of {matched} is not known ({c.word.describe_unknown()})",
+                c.span(),
+                matched,
+                severity="info",
+            )
+            return OptionValue(
+                flag,
+                matched,
+                self._written(t),
+                flag.dest,
+                None,
+                False,
+                words,
+                span,
+                name_span,
+                vspan,
+                origin,
+                None,
+                False,
+                how,
+            )
         many = nargs in ("+", "*") or (isinstance(nargs, int) and nargs != 1)
         values: list[Any] = []
         doc: Optional[JsonDoc] = None
@@ -346,16 +504,48 @@ class Parser:
                 doc = d
             if flag.choices is not None and not _in_choices(v, flag.choices):
                 shown = ", ".join(str(x) for x in flag.choices[:12])
-                self.problem("invalid-choice", f"invalid choice {c.text!r} for {matched} (choose from {shown})",
-                             c.span(), matched)
+                self.problem(
+                    "invalid-choice",
+                    f"invalid choice {c.text!r} for {matched} (choose from {shown})",
+                    c.span(),
+                    matched,
+                )
                 ok = False
             values.append(v)
         if not ok:
-            return OptionValue(flag, matched, self._written(t), flag.dest, None, False, words, span, name_span,
-                               vspan, origin, doc, False, how)
+            return OptionValue(
+                flag,
+                matched,
+                self._written(t),
+                flag.dest,
+                None,
+                False,
+                words,
+                span,
+                name_span,
+                vspan,
+                origin,
+                doc,
+                False,
+                how,
+            )
         value = values if many else values[0]
-        return OptionValue(flag, matched, self._written(t), flag.dest, value, True, words, span, name_span, vspan,
-                           origin, doc, False, how)
+        return OptionValue(
+            flag,
+            matched,
+            self._written(t),
+            flag.dest,
+            value,
+            True,
+            words,
+            span,
+            name_span,
+            vspan,
+            origin,
+            doc,
+            False,
+            how,
+        )
 
     def _conv_problem(self, flag: "Flag", matched: str, c: _Tok, e: ValueError) -> tuple[str, str, Span, str]:
         if isinstance(e, JsonSyntaxError):
@@ -367,7 +557,12 @@ class Parser:
         kind = (flag.type or "str").split(":")[0]
         text = c.text or ""
         shown = c.text if len(text) <= 80 else f"{text[:60]}...({len(text)} characters)"
-        return "invalid-value", f"invalid {kind} value for {matched}: {shown!r}{(': ' + str(e)) if isinstance(e, ArgTypeError) else ''}", c.span(), matched
+        return (
+            "invalid-value",
+            f"invalid {kind} value for {matched}: {shown!r}{(': ' + str(e)) if isinstance(e, ArgTypeError) else ''}",
+            c.span(),
+            matched,
+        )
 
     def typed(self, flag: "Flag", c: _Tok) -> tuple[Any, Optional[JsonDoc]]:
         s: str = c.text  # type: ignore[assignment]
@@ -398,7 +593,7 @@ class Parser:
         if c.doc_locs is not None:
             v = json.loads(s)
             return v, JsonDoc(v, dict(c.doc_locs))
-        text, idx = (expand_json_numbers(s) if hri else (s, None))
+        text, idx = expand_json_numbers(s) if hri else (s, None)
         try:
             doc = _doc_from(text, c.word, idx, c.start)
         except JsonSyntaxError as e:
@@ -482,8 +677,9 @@ def parse_args(
     return ParsedArgs(catalog.vllm_version, kind, {}, (), (), None, (), tuple(p.problems), False, p.config_path)
 
 
-def parse_invocation(inv: Invocation, catalog: "Catalog", plan: Optional[LaunchPlan] = None,
-                     *, read_files: bool = True) -> ParsedArgs:
+def parse_invocation(
+    inv: Invocation, catalog: "Catalog", plan: Optional[LaunchPlan] = None, *, read_files: bool = True
+) -> ParsedArgs:
     """`parse_args` for one launch of a plan: ``--config`` files are taken from
     the script's heredocs first, then looked up next to the script."""
     files: dict[str, Any] = {}
@@ -494,8 +690,15 @@ def parse_invocation(inv: Invocation, catalog: "Catalog", plan: Optional[LaunchP
                 files[wf.path.text] = wf.content if wf.content.known else _marked(wf.content)
         if plan.path and not plan.path.startswith("<"):
             base_dir = os.path.dirname(os.path.abspath(plan.path))
-    return parse_args(inv.args, catalog, kind=inv.kind, serve=inv.subcommand[:1] == ("serve",),
-                      base_dir=base_dir, files=files, read_files=read_files)
+    return parse_args(
+        inv.args,
+        catalog,
+        kind=inv.kind,
+        serve=inv.subcommand[:1] == ("serve",),
+        base_dir=base_dir,
+        files=files,
+        read_files=read_files,
+    )
 
 
 def _place(span: Any, here: Any) -> str:

@@ -37,8 +37,13 @@ class ArgProblem:
     severity: str = "error"
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "span": self.span.to_json(),
-                "option": self.option, "severity": self.severity}
+        return {
+            "code": self.code,
+            "message": self.message,
+            "span": self.span.to_json(),
+            "option": self.option,
+            "severity": self.severity,
+        }
 
 
 @record(frozen=True)

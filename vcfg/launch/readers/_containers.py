@@ -24,7 +24,8 @@ from vcfg.launch.yaml_config import _node_span, _scalar_word, _TextLoc
 #: and its variants, and builds of vLLM for other hardware named so (opea/vllm,
 #: opea/vllm-gaudi, vllm-rocm, vllm-cpu ...); not vllm-router or other tools
 _VLLM_IMAGE = re.compile(
-    r"(^|/)vllm(-openai[\w.-]*|-(gaudi|rocm|cpu|openvino|xpu|tpu|hpu|neuron|ascend|arm64|cuda)[\w.-]*)?(:|@|$)", re.I)
+    r"(^|/)vllm(-openai[\w.-]*|-(gaudi|rocm|cpu|openvino|xpu|tpu|hpu|neuron|ascend|arm64|cuda)[\w.-]*)?(:|@|$)", re.I
+)
 _SHELLS = {"sh", "bash", "dash", "zsh", "ash"}
 
 
@@ -50,8 +51,11 @@ def image_entrypoint_words(image: Word) -> list[Word]:
     from vcfg.launch.release import runs_api_server
 
     sp = image.span
-    names = ["python3", "-m", "vllm.entrypoints.openai.api_server"] if runs_api_server(image.text or "x") \
+    names = (
+        ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+        if runs_api_server(image.text or "x")
         else ["vllm", "serve"]
+    )
     return [Word(t, sp, t, (Run(0, len(t), sp, False),)) for t in names]
 
 
@@ -114,8 +118,12 @@ def k8s_interpolate(w: Word, env: dict[str, Word], keep_undefined: bool = False)
     return _join(parts, w)
 
 
-def container_env(loc: _TextLoc, c: dict[str, tuple[Any, Any]], unknowns: list[Unknown],
-                  keys: tuple[str, ...] = ("env", "environment", "envs")) -> list[tuple[str, Word, Span]]:
+def container_env(
+    loc: _TextLoc,
+    c: dict[str, tuple[Any, Any]],
+    unknowns: list[Unknown],
+    keys: tuple[str, ...] = ("env", "environment", "envs"),
+) -> list[tuple[str, Word, Span]]:
     """``env`` lists (``name``/``value``/``valueFrom``) or maps, compose
     ``environment`` lists (``K=V``) or maps; ``envFrom``/``env_file`` are unknown."""
     out: list[tuple[str, Word, Span]] = []
@@ -141,10 +149,16 @@ def container_env(loc: _TextLoc, c: dict[str, tuple[Any, Any]], unknowns: list[U
                     out.append((name.value, _scalar_word(loc, value), sp))
                 elif "valueFrom" in m:
                     vf = keyed(m["valueFrom"][1])
-                    what = ("a fieldRef" if "fieldRef" in vf else "a resourceFieldRef" if "resourceFieldRef" in vf
-                            else "a secret or config map")
-                    out.append((name.value, Word("", sp, "", (), (Hole(0, f"{name.value} comes from {what}", sp),)),
-                                sp))
+                    what = (
+                        "a fieldRef"
+                        if "fieldRef" in vf
+                        else "a resourceFieldRef"
+                        if "resourceFieldRef" in vf
+                        else "a secret or config map"
+                    )
+                    out.append(
+                        (name.value, Word("", sp, "", (), (Hole(0, f"{name.value} comes from {what}", sp),)), sp)
+                    )
                 else:
                     out.append((name.value, Word("", sp), sp))
         elif isinstance(env, yaml.MappingNode):
@@ -184,7 +198,9 @@ def compose_interpolate(w: Word) -> Word:
             parts.append(w.slice(k, k + len(m.group(3))) if m.group(3) else Word("", sp))
             notes.append(f"${{{name}}} is not set where compose runs: its default is assumed")
         else:
-            parts.append(Word("", sp, "", (), (Hole(0, f"${{{name}}} comes from the environment compose runs in", sp),)))
+            parts.append(
+                Word("", sp, "", (), (Hole(0, f"${{{name}}} comes from the environment compose runs in", sp),))
+            )
     if last < len(v):
         parts.append(w.slice(last, len(v)))
     out = _join(parts, w)
@@ -252,8 +268,10 @@ def container_launches(
         # ${VAR} from where it runs; a string a shell runs (sh -c) keeps its ${VAR}
         # for that shell to expand
         argv = [w for is_string, ws in parts for w in (split_words(ws[0]) if is_string else ws)]
-        argv = [w if k > 0 and argv[k - 1].text in ("-c", "-lc", "-ec", "-xc", "-exc") else compose_interpolate(w)
-                for k, w in enumerate(argv)]
+        argv = [
+            w if k > 0 and argv[k - 1].text in ("-c", "-lc", "-ec", "-xc", "-exc") else compose_interpolate(w)
+            for k, w in enumerate(argv)
+        ]
         found = shell.classify_argv(argv, env, span, path)
     elif any(is_string for is_string, _ in parts):
         found = shell.classify_argv([], env, span, path, script=_as_script(parts, span))
@@ -286,8 +304,10 @@ def _as_script(parts: list[tuple[bool, list[Word]]], span: Span) -> Word:
 _EXPR = {"gha": re.compile(r"\$\{\{.*?\}\}", re.S), "go": re.compile(r"\{\{.*?\}\}", re.S)}
 
 
-_EXPR_WHAT = {"gha": "a GitHub Actions expression, known when the workflow runs",
-              "go": "a Go template, known when it is rendered"}
+_EXPR_WHAT = {
+    "gha": "a GitHub Actions expression, known when the workflow runs",
+    "go": "a Go template, known when it is rendered",
+}
 
 
 def mask_expressions(w: Word, kind: str) -> Word:
@@ -311,8 +331,15 @@ def mask_expressions(w: Word, kind: str) -> Word:
     return _join(parts, w)
 
 
-def script_launches(loc: _TextLoc, node: Any, path: str, env: list[tuple[str, Word, Span]],
-                    *, image: Optional[Word] = None, expressions: Optional[str] = None) -> list[Invocation]:
+def script_launches(
+    loc: _TextLoc,
+    node: Any,
+    path: str,
+    env: list[tuple[str, Word, Span]],
+    *,
+    image: Optional[Word] = None,
+    expressions: Optional[str] = None,
+) -> list[Invocation]:
     """The launches of a shell script written as a YAML scalar (a ``run:`` step)."""
     from vcfg.launch import shell
 
@@ -391,4 +418,4 @@ def _pieces_word(w: Word, pieces: list[tuple[int, int]]) -> Word:
         return Word("", w.span, "", (), (), True)
     parts = [w.slice(a, b) for a, b in merged]
     joined = _join(parts, parts[0])
-    return joined._replace(span=w.span_of(merged[0][0], merged[-1][1]), raw=w.value[merged[0][0]:merged[-1][1]])
+    return joined._replace(span=w.span_of(merged[0][0], merged[-1][1]), raw=w.value[merged[0][0] : merged[-1][1]])

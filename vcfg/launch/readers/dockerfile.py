@@ -73,8 +73,9 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     def span(a: int, b: int) -> Span:
         if ascii_:
             return li.span(a, b)
-        return li.span(len(text[:a].encode("utf-8", "surrogateescape")),
-                       len(text[:b].encode("utf-8", "surrogateescape")))
+        return li.span(
+            len(text[:a].encode("utf-8", "surrogateescape")), len(text[:b].encode("utf-8", "surrogateescape"))
+        )
 
     def word(a: int, b: int, value: Optional[str] = None) -> Word:
         raw = text[a:b]
@@ -97,13 +98,18 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
             image = _expand(parts[0], global_args) if parts else ""
             alias = parts[2] if len(parts) >= 3 and parts[1].upper() == "AS" else None
             parent = next((s for s in stages if s["alias"] and s["alias"] == image), None)
-            stages.append({
-                "alias": alias, "image": parent["image"] if parent else image,
-                "image_at": (a, a + len(parts[0])) if parts else (a, a),
-                "env": list(parent["env"]) if parent else [], "entry": parent["entry"] if parent else None,
-                "cmd": parent["cmd"] if parent else None, "workdir": parent["workdir"] if parent else None,
-                "args": dict(global_args),
-            })
+            stages.append(
+                {
+                    "alias": alias,
+                    "image": parent["image"] if parent else image,
+                    "image_at": (a, a + len(parts[0])) if parts else (a, a),
+                    "env": list(parent["env"]) if parent else [],
+                    "entry": parent["entry"] if parent else None,
+                    "cmd": parent["cmd"] if parent else None,
+                    "workdir": parent["workdir"] if parent else None,
+                    "args": dict(global_args),
+                }
+            )
             continue
         if not stages:
             continue

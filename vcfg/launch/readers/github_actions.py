@@ -33,11 +33,10 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
     import yaml
 
+    from vcfg.launch.model import Hole, Word
     from vcfg.launch.readers._containers import keyed, map_env, script_launches
     from vcfg.launch.readers._yaml import documents
     from vcfg.launch.yaml_config import _TextLoc
-
-    from vcfg.launch.model import Hole, Word
 
     def gha_env(node: Any) -> list[Any]:
         out = []

@@ -140,22 +140,33 @@ def _production_stack(loc: Any, root: Any, path: str, unknowns: list[Any]) -> li
         if _truthy(m.get("enableTool", (None, None))[1]):
             argv.append(key_word("enableTool", "--enable-auto-tool-choice"))
         if "toolCallParser" in m:
-            argv += [key_word("toolCallParser", "--tool-call-parser"), _value(loc, m["toolCallParser"][1]) or
-                     _synth("", at)]
+            argv += [
+                key_word("toolCallParser", "--tool-call-parser"),
+                _value(loc, m["toolCallParser"][1]) or _synth("", at),
+            ]
         vc = keyed(m.get("vllmConfig", (None, None))[1])
         if "vllmConfig" in m:
             if "enableChunkedPrefill" in vc:
                 on = _truthy(vc["enableChunkedPrefill"][1])
-                argv.append(_synth("--enable-chunked-prefill" if on else "--no-enable-chunked-prefill",
-                                   _node_span(loc, vc["enableChunkedPrefill"][0])))
+                argv.append(
+                    _synth(
+                        "--enable-chunked-prefill" if on else "--no-enable-chunked-prefill",
+                        _node_span(loc, vc["enableChunkedPrefill"][0]),
+                    )
+                )
             on = "enablePrefixCaching" in vc and _truthy(vc["enablePrefixCaching"][1])
-            sp = _node_span(loc, vc["enablePrefixCaching"][0]) if "enablePrefixCaching" in vc else \
-                _node_span(loc, m["vllmConfig"][0])
+            sp = (
+                _node_span(loc, vc["enablePrefixCaching"][0])
+                if "enablePrefixCaching" in vc
+                else _node_span(loc, m["vllmConfig"][0])
+            )
             argv.append(_synth("--enable-prefix-caching" if on else "--no-enable-prefix-caching", sp))
             for key, option in _PS_VALUED:
                 if key in vc:
-                    argv += [_synth(option, _node_span(loc, vc[key][0])),
-                             _value(loc, vc[key][1]) or _synth("", _node_span(loc, vc[key][1]))]
+                    argv += [
+                        _synth(option, _node_span(loc, vc[key][0])),
+                        _value(loc, vc[key][1]) or _synth("", _node_span(loc, vc[key][1])),
+                    ]
             extra = vc.get("extraArgs", (None, None))[1]
             if isinstance(extra, yaml.SequenceNode):
                 argv += [w for w in (_value(loc, n) for n in extra.value) if w is not None]
@@ -166,9 +177,14 @@ def _production_stack(loc: Any, root: Any, path: str, unknowns: list[Any]) -> li
             cfg: dict[str, Any]
             if "enablePD" in lm:
                 nr = lm.get("nixlRole", (None, None))[1]
-                cfg = {"kv_connector": "LMCacheConnectorV1", "kv_role": role,
-                       "kv_connector_extra_config": {"discard_partial_chunks": False,
-                                                     "lmcache_rpc_port": nr.value if nr is not None else ""}}
+                cfg = {
+                    "kv_connector": "LMCacheConnectorV1",
+                    "kv_role": role,
+                    "kv_connector_extra_config": {
+                        "discard_partial_chunks": False,
+                        "lmcache_rpc_port": nr.value if nr is not None else "",
+                    },
+                }
             elif "v0" in vc and getattr(vc["v0"][1], "value", None) == "1":
                 cfg = {"kv_connector": "LMCacheConnector", "kv_role": role}
             else:
@@ -185,8 +201,9 @@ def _production_stack(loc: Any, root: Any, path: str, unknowns: list[Any]) -> li
     return out
 
 
-def _ps_env(loc: Any, m: dict[str, Any], vc: dict[str, Any], lm: dict[str, Any], at: Any,
-            unknowns: list[Any]) -> list[tuple[str, Word, Any]]:
+def _ps_env(
+    loc: Any, m: dict[str, Any], vc: dict[str, Any], lm: dict[str, Any], at: Any, unknowns: list[Any]
+) -> list[tuple[str, Word, Any]]:
     """The variables the chart sets itself (deployment-vllm-multi.yaml's env list)."""
     from vcfg.launch.model import Hole
     from vcfg.launch.yaml_config import _node_span
@@ -205,8 +222,10 @@ def _ps_env(loc: Any, m: dict[str, Any], vc: dict[str, Any], lm: dict[str, Any],
             env.append(("PROMETHEUS_MULTIPROC_DIR", d or _synth("/tmp", at), at))
     if lm:
         if _truthy(lm.get("enabled", (None, None))[1]):
-            env += [("LMCACHE_USE_EXPERIMENTAL", _synth("True", at), at),
-                    ("VLLM_RPC_TIMEOUT", _synth("1000000", at), at)]
+            env += [
+                ("LMCACHE_USE_EXPERIMENTAL", _synth("True", at), at),
+                ("VLLM_RPC_TIMEOUT", _synth("1000000", at), at),
+            ]
         if "cudaVisibleDevices" in lm:
             w = _value(loc, lm["cudaVisibleDevices"][1])
             if w is not None:
@@ -251,8 +270,15 @@ def _llmd(loc: Any, root: Any, path: str, unknowns: list[Any]) -> list[Any]:
                 pw = _value(loc, routing.get("servicePort", (None, None))[1])
                 port = pw or _synth("8000", at)
             model = name or _synth("", at)
-            argv = [_synth("vllm", at), _synth("serve", at), model, _synth("--port", at), port,
-                    _synth("--served-model-name", at), model]
+            argv = [
+                _synth("vllm", at),
+                _synth("serve", at),
+                model,
+                _synth("--port", at),
+                port,
+                _synth("--served-model-name", at),
+                model,
+            ]
             if "args" in c:
                 argv += list_words(loc, c["args"][1]) or []
             env = container_env(loc, c, unknowns)

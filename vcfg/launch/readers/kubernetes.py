@@ -31,8 +31,9 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     docs = documents(path, text)
     if docs.error is not None:
         if "{{" in text:
-            return Evidence("kubernetes", 0.8, ("a Go template (a Helm chart's template), not YAML until rendered",),
-                            "template")
+            return Evidence(
+                "kubernetes", 0.8, ("a Go template (a Helm chart's template), not YAML until rendered",), "template"
+            )
         if _API_LINE.search(text) and _KIND_LINE.search(text):
             return Evidence("kubernetes", 0.8, ("apiVersion and kind lines, though the YAML does not parse",))
         return None
@@ -65,10 +66,13 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
         if evidence.data == "template":
             if "vllm" not in text.lower():
                 return LaunchPlan(path, source_kind="kubernetes")
-            note = ("a Go template ({{ ... }}): vcfg reads rendered manifests only, so launches in this "
-                    "template are not checked (lint the output of `helm template`)")
-            return LaunchPlan(path, problems=(ParseProblem("template", note, loc.span(0, 0)),),
-                              source_kind="kubernetes")
+            note = (
+                "a Go template ({{ ... }}): vcfg reads rendered manifests only, so launches in this "
+                "template are not checked (lint the output of `helm template`)"
+            )
+            return LaunchPlan(
+                path, problems=(ParseProblem("template", note, loc.span(0, 0)),), source_kind="kubernetes"
+            )
         return LaunchPlan(path, problems=(ParseProblem("yaml", msg, loc.span(at, at + 1)),), source_kind="kubernetes")
     invocations: list[Any] = []
     unknowns: list[Any] = []
@@ -103,8 +107,9 @@ def objects_launches(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list
                     if id(item) in own:
                         out.extend(own[id(item)])
                     elif keyed(item):
-                        out.extend(container_launches(loc, item, path, unknowns, extra_env=env,
-                                                      image_entrypoint=not ray))
+                        out.extend(
+                            container_launches(loc, item, path, unknowns, extra_env=env, image_entrypoint=not ray)
+                        )
                 continue
             if key == "mainContainer" and keyed(vn):
                 out.extend(container_launches(loc, vn, path, unknowns, extra_env=env))
@@ -199,8 +204,11 @@ def _llmisvc(loc: Any, top: dict[str, Any], path: str, unknowns: list[Any]) -> d
     spec = keyed(top.get("spec", (None, None))[1])
     model = keyed(spec.get("model", (None, None))[1])
     name = model.get("name", (None, None))[1]
-    templates = [spec.get("template", (None, None))[1], spec.get("worker", (None, None))[1],
-                 keyed(spec.get("prefill", (None, None))[1]).get("template", (None, None))[1]]
+    templates = [
+        spec.get("template", (None, None))[1],
+        spec.get("worker", (None, None))[1],
+        keyed(spec.get("prefill", (None, None))[1]).get("template", (None, None))[1],
+    ]
     out: dict[int, list[Any]] = {}
     for tpl in templates:
         containers = keyed(tpl).get("containers", (None, None))[1]
@@ -226,8 +234,11 @@ def _llmisvc(loc: Any, top: dict[str, Any], path: str, unknowns: list[Any]) -> d
             if "args" in c:
                 argv += list_words(loc, c["args"][1]) or []
             argv.append(Word("", at, "", (), (Hole(0, "options the KServe config template adds", at, True),)))
-            image = _scalar_word(loc, c["image"][1]) if isinstance(c.get("image", (None, None))[1],
-                                                                   yaml.ScalarNode) else None
+            image = (
+                _scalar_word(loc, c["image"][1])
+                if isinstance(c.get("image", (None, None))[1], yaml.ScalarNode)
+                else None
+            )
             found = shell.classify_argv(argv, env, at, path)
             out[id(item)] = [i._replace(image=image) for i in found]
     return out

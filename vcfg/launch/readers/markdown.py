@@ -48,8 +48,12 @@ def blocks(text: str) -> list[tuple[str, int, int, int]]:
         if fence is None:
             m = _OPEN.match(body)
             if m:
-                fence, lang, start, body_offset = m.group(2)[0] * 3, m.group(3).lower(), n + 1, offset + len(
-                    line.encode("utf-8", "surrogateescape"))
+                fence, lang, start, body_offset = (
+                    m.group(2)[0] * 3,
+                    m.group(3).lower(),
+                    n + 1,
+                    offset + len(line.encode("utf-8", "surrogateescape")),
+                )
         elif body.strip(" \t>").startswith(fence) and not body.strip(" \t>").strip(fence[0]):
             out.append((lang, start, n - 1, body_offset))
             fence = None
@@ -73,11 +77,13 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
         if first.startswith("--") and not any(a <= i.span.line <= b for i in plan.invocations):
             extra.extend(_flags_block(path, data, lines, a, b, off))
             flag_blocks.append((a, b))
-    with_launch = [(a, b) for _, a, b, _ in found
-                   if any(a <= i.span.line <= b for i in [*plan.invocations, *extra])]
+    with_launch = [(a, b) for _, a, b, _ in found if any(a <= i.span.line <= b for i in [*plan.invocations, *extra])]
     # in a block of options, each line is one more part of the list, not a command
-    problems = tuple(p for p in plan.problems if any(a <= p.span.line <= b for a, b in with_launch)
-                     and not any(a <= p.span.line <= b for a, b in flag_blocks))
+    problems = tuple(
+        p
+        for p in plan.problems
+        if any(a <= p.span.line <= b for a, b in with_launch) and not any(a <= p.span.line <= b for a, b in flag_blocks)
+    )
     invocations = tuple(sorted([*plan.invocations, *extra], key=lambda i: i.span.start))
     return plan._replace(invocations=invocations, problems=problems)
 

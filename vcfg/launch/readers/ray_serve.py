@@ -90,7 +90,7 @@ def _llm_config(loc: Any, item: Any, path: str, env: list[Any], image: Optional[
     kw = c.get("engine_kwargs", (None, None))[1]
     loader = yaml.SafeLoader("")
     try:
-        for kn, vn in (kw.value if isinstance(kw, yaml.MappingNode) else []):
+        for kn, vn in kw.value if isinstance(kw, yaml.MappingNode) else []:
             if not isinstance(kn, yaml.ScalarNode):
                 continue
             name_sp = _node_span(loc, kn)

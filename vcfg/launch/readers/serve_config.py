@@ -26,10 +26,27 @@ READER = Reader(
 
 #: vllm serve options whose names application configs use too: alone, they do
 #: not make a file a serve config
-GENERIC_KEYS = frozenset({
-    "model", "port", "host", "seed", "device", "revision", "tokenizer", "config", "dtype", "task",
-    "mode", "runner", "name", "api-key", "headless", "uds", "convert",
-})
+GENERIC_KEYS = frozenset(
+    {
+        "model",
+        "port",
+        "host",
+        "seed",
+        "device",
+        "revision",
+        "tokenizer",
+        "config",
+        "dtype",
+        "task",
+        "mode",
+        "runner",
+        "name",
+        "api-key",
+        "headless",
+        "uds",
+        "convert",
+    }
+)
 
 _NAME_HINT = re.compile(r"vllm|serve", re.I)
 _TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:", re.M)
@@ -83,11 +100,17 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     if len(options) * 2 <= len(keys):
         return Evidence("serve_config", 0.0, (summary + (f" ({shown})" if options else "") + ": not most of them",))
     if not telling and not hint:
-        return Evidence("serve_config", 0.0, (
-            summary + f" ({shown}), names application configs use too, and the file's name does not "
-            "mention vllm or serve",))
-    return Evidence("serve_config", 0.7 if hint or len(telling) >= 2 else 0.5, (summary + f" ({shown}){broken}",),
-                    "standalone")
+        return Evidence(
+            "serve_config",
+            0.0,
+            (
+                summary + f" ({shown}), names application configs use too, and the file's name does not "
+                "mention vllm or serve",
+            ),
+        )
+    return Evidence(
+        "serve_config", 0.7 if hint or len(telling) >= 2 else 0.5, (summary + f" ({shown}){broken}",), "standalone"
+    )
 
 
 def _not_most_options(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
@@ -102,8 +125,11 @@ def _not_most_options(path: str, text: str, ctx: ReadContext) -> Optional[Eviden
     docs = documents(path, text)
     if docs.error is not None or len(docs.nodes) != 1 or not isinstance(docs.nodes[0], yaml.MappingNode):
         return None
-    keys = [str(kn.value) for kn, _ in docs.nodes[0].value
-            if isinstance(kn, yaml.ScalarNode) and kn.tag != "tag:yaml.org,2002:merge"]
+    keys = [
+        str(kn.value)
+        for kn, _ in docs.nodes[0].value
+        if isinstance(kn, yaml.ScalarNode) and kn.tag != "tag:yaml.org,2002:merge"
+    ]
     if not keys:
         return None
     cat = _catalog(ctx)
@@ -130,7 +156,13 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     at = LineIndex(data, path).span(0, 0)
     args = (literal_word("--config", at), literal_word(os.path.basename(path), at))
     inv = Invocation(
-        kind=SERVE, entrypoint="vllm serve", command=args, args=args,
-        args_complete=True, span=at, env={}, subcommand=("serve",),
+        kind=SERVE,
+        entrypoint="vllm serve",
+        command=args,
+        args=args,
+        args_complete=True,
+        span=at,
+        env={},
+        subcommand=("serve",),
     )
     return LaunchPlan(path, invocations=(inv,), source_kind="serve-config")

@@ -67,7 +67,7 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
             if w.value.startswith("hf:"):
                 w = w.slice(3, len(w.value))
             argv += [synth("--model", _node_span(loc, model["path"][0])), w]
-        for k, v in (vn.value if isinstance(vn, yaml.MappingNode) else []):
+        for k, v in vn.value if isinstance(vn, yaml.MappingNode) else []:
             if not isinstance(k, yaml.ScalarNode):
                 continue
             flag = synth("--" + k.value, _node_span(loc, k))

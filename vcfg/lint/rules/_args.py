@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+from vcfg.diagnostics import Span
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
-from vcfg.diagnostics import Span
 
 
 def parsed(lc: LaunchContext) -> Any:

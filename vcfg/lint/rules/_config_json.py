@@ -15,8 +15,8 @@ import re
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, ConfigField
-from vcfg.lint.context import LaunchContext, Target
 from vcfg.diagnostics import Span
+from vcfg.lint.context import LaunchContext, Target
 from vcfg.lint.rules._args import json_options, key_span_of, parsed, value_span_of
 from vcfg.lint.rules._util import first_absent_since, first_present_after
 from vcfg.records import record
@@ -86,8 +86,9 @@ def child_list_key(lc: LaunchContext, connector: Any) -> Optional[str]:
     return facts.child_configs if facts is not None else None
 
 
-def _walk(lc: LaunchContext, ov: Any, cls: ConfigClass, path: tuple[Any, ...], value: dict[str, Any],
-          child: bool, depth: int) -> Iterator[ConfigObject]:
+def _walk(
+    lc: LaunchContext, ov: Any, cls: ConfigClass, path: tuple[Any, ...], value: dict[str, Any], child: bool, depth: int
+) -> Iterator[ConfigObject]:
     cat = lc.catalog
     if depth > _MAX_DEPTH:
         return

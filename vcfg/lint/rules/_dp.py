@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.records import record
 
 

@@ -30,7 +30,7 @@ def edit(ctx: Any, s: Any, content: str) -> Optional[Edit]:
     data = _file(ctx).bytes_of(path)
     if s.end > len(data):
         return None
-    original = data[s.start:s.end].decode("utf-8", "surrogateescape")
+    original = data[s.start : s.end].decode("utf-8", "surrogateescape")
     return edit_from_span(s, content, original, path)
 
 
@@ -39,7 +39,7 @@ def text_of(ctx: Any, s: Any) -> Optional[str]:
     if s is None or s.start < 0 or s.end < s.start:
         return None
     data = _file(ctx).bytes_of(_path(ctx, s))
-    return data[s.start:s.end].decode("utf-8", "surrogateescape") if s.end <= len(data) else None
+    return data[s.start : s.end].decode("utf-8", "surrogateescape") if s.end <= len(data) else None
 
 
 def fix(edits: Iterable[Optional[Edit]], applicability: Applicability, description: str) -> Optional[Fix]:
@@ -65,11 +65,11 @@ def edit_at(fc: FileContext, line: int, column: int, length: int, content: str) 
             return None
         start += 1
     end_of_line = data.find(b"\n", start)
-    text = data[start:end_of_line if end_of_line >= 0 else len(data)].decode("utf-8", "surrogateescape")
+    text = data[start : end_of_line if end_of_line >= 0 else len(data)].decode("utf-8", "surrogateescape")
     if column - 1 + length > len(text):
         return None
-    a = start + len(text[:column - 1].encode("utf-8", "surrogateescape"))
-    original = text[column - 1:column - 1 + length]
+    a = start + len(text[: column - 1].encode("utf-8", "surrogateescape"))
+    original = text[column - 1 : column - 1 + length]
     b = a + len(original.encode("utf-8", "surrogateescape"))
     return Edit(fc.path, a, b, content, original, line, column, line, column + length)
 
@@ -123,9 +123,9 @@ def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
     while j < len(data) and data[j] in b" \t":
         j += 1
     alone = not data[line_start:a].strip()
-    if alone and data[j:j + 2] == b"\\\n":
+    if alone and data[j : j + 2] == b"\\\n":
         return _edit_bytes(ctx, path, line_start, j + 2, "")
-    if alone and (j == len(data) or data[j:j + 1] == b"\n"):
+    if alone and (j == len(data) or data[j : j + 1] == b"\n"):
         # the command's last line: the previous line's continuation must go too
         k = line_start - 1
         prev = data.rfind(b"\n", 0, k) + 1 if k > 0 else 0
@@ -135,7 +135,7 @@ def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
             while cut > prev and data[cut - 1] in b" \t":
                 cut -= 1
             return _edit_bytes(ctx, path, cut, j, "")
-    if j > b and data[j:j + 1] not in (b"\n", b"\\", b""):
+    if j > b and data[j : j + 1] not in (b"\n", b"\\", b""):
         return _edit_bytes(ctx, path, a, j, "")  # the words and the space after them
     i = a
     while i > line_start and data[i - 1] in b" \t":
@@ -164,8 +164,7 @@ def _delete_yaml_items(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
         # every line a sequence item of this indentation, or a continuation of one
         # (the `value:` line of a `- name:` item), indented deeper than its dash
         width = len(dash.group(1))
-        if all(x.startswith(dash.group(1) + b"- ") or (len(x) - len(x.lstrip()) > width and x.strip())
-               for x in lines):
+        if all(x.startswith(dash.group(1) + b"- ") or (len(x) - len(x.lstrip()) > width and x.strip()) for x in lines):
             return _edit_bytes(ctx, path, line_start, line_end, "")
     j = b
     while j < len(data) and data[j] in b" \t":
@@ -173,12 +172,12 @@ def _delete_yaml_items(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
     i = a
     while i > line_start and data[i - 1] in b" \t":
         i -= 1
-    if data[j:j + 1] == b"," and data[i - 1:i] in (b"[", b","):
+    if data[j : j + 1] == b"," and data[i - 1 : i] in (b"[", b","):
         k = j + 1
         while k < len(data) and data[k] in b" \t":
             k += 1
         return _edit_bytes(ctx, path, a, k, "")
-    if data[i - 1:i] == b"," and data[j:j + 1] == b"]":
+    if data[i - 1 : i] == b"," and data[j : j + 1] == b"]":
         return _edit_bytes(ctx, path, i - 1, b, "")
     return None
 
@@ -201,8 +200,7 @@ def insert_option(lc: LaunchContext, text: str) -> Optional[Edit]:
     indent = data[line_start:at]
     prev_end = line_start - 1
     if line_start > 0 and not indent.strip() and data[:prev_end].rstrip(b" \t").endswith(b"\\"):
-        return _edit_bytes(lc, path, line_start, line_start,
-                           indent.decode("utf-8", "surrogateescape") + text + " \\\n")
+        return _edit_bytes(lc, path, line_start, line_start, indent.decode("utf-8", "surrogateescape") + text + " \\\n")
     if _file(lc).plan.source_kind != "bash":
         return None  # Markdown: only where the layout shows shell (one option a line)
     return _edit_bytes(lc, path, at, at, text + " ")
@@ -228,7 +226,7 @@ def _exact_json(ctx: Any, loc: Any, key: str) -> Optional[tuple[str, bytes]]:
         return None
     path = _path(ctx, loc.key)
     data = _file(ctx).bytes_of(path)
-    if data[loc.key.start:loc.key.end] != ('"' + key + '"').encode():
+    if data[loc.key.start : loc.key.end] != ('"' + key + '"').encode():
         return None
     return path, data
 
@@ -244,7 +242,7 @@ def delete_json_member(ctx: Any, ov: Any, path: tuple[Any, ...]) -> Optional[Edi
     j = b
     while j < len(data) and data[j] in b" \t":
         j += 1
-    if data[j:j + 1] == b",":
+    if data[j : j + 1] == b",":
         j += 1
         while j < len(data) and data[j] in b" \t":
             j += 1
@@ -252,7 +250,7 @@ def delete_json_member(ctx: Any, ov: Any, path: tuple[Any, ...]) -> Optional[Edi
     i = a
     while i > 0 and data[i - 1] in b" \t":
         i -= 1
-    if data[i - 1:i] == b",":
+    if data[i - 1 : i] == b",":
         return _edit_bytes(ctx, fpath, i - 1, b, "")
     return _edit_bytes(ctx, fpath, a, b, "")
 
@@ -264,7 +262,7 @@ def replace_json_string(ctx: Any, ov: Any, path: tuple[Any, ...], new: str) -> O
         return None
     fpath = _path(ctx, loc.value)
     data = _file(ctx).bytes_of(fpath)
-    old = data[loc.value.start:loc.value.end]
+    old = data[loc.value.start : loc.value.end]
     if not (len(old) >= 2 and old[:1] == old[-1:] == b'"') or b"\\" in old:
         return None
     import json
@@ -282,8 +280,8 @@ def assignment_line(fc: FileContext, s: Any) -> Optional[tuple[int, int]]:
     a = data.rfind(b"\n", 0, s.start) + 1
     e = data.find(b"\n", s.end)
     end = len(data) if e < 0 else e + 1
-    before = data[a:s.start].strip()
-    after = data[s.end:end].strip()
+    before = data[a : s.start].strip()
+    after = data[s.end : end].strip()
     if before not in (b"", b"export", b"declare -x") or (after and not after.startswith(b"#")):
         return None
     return a, end
@@ -299,8 +297,8 @@ def delete_yaml_entry(ctx: Any, key: Any) -> Optional[Edit]:
     a = data.rfind(b"\n", 0, key.start) + 1
     e = data.find(b"\n", key.end)
     b = len(data) if e < 0 else e + 1
-    rest = data[key.end:b].split(b" #", 1)[0].strip()
-    if data[a:key.start].strip() or not rest.startswith(b":") or not rest[1:].strip():
+    rest = data[key.end : b].split(b" #", 1)[0].strip()
+    if data[a : key.start].strip() or not rest.startswith(b":") or not rest[1:].strip():
         return None
     return _edit_bytes(ctx, path, a, b, "")
 

@@ -30,8 +30,8 @@ import heapq
 from typing import Any, Iterable, Iterator, Optional
 
 from vcfg.launch.shape import Shape
-from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.options import UNKNOWN, option
 
 WILDCARD = "*"
 LOOPBACK = "loopback"
@@ -141,8 +141,11 @@ def _host_of(lc: LaunchContext, run: RunContext) -> Optional[str]:
     words = [w.split()[0] for w in inv.wrappers if w]
     if any(w in _REMOTE for w in words) or inv.entrypoint.startswith(_REMOTE):
         return None
-    if any(w in ("docker", "podman") for w in words) or inv.entrypoint.startswith(("docker", "podman")) \
-            or lc.file.plan.source_kind in _CONTAINER_KINDS:
+    if (
+        any(w in ("docker", "podman") for w in words)
+        or inv.entrypoint.startswith(("docker", "podman"))
+        or lc.file.plan.source_kind in _CONTAINER_KINDS
+    ):
         return f"own:{lc.path}:{inv.span.start}:{inv.iteration or ''}"
     return run.hosts.get(lc.path) or f"file:{lc.path}"
 
@@ -214,7 +217,8 @@ class _ShapeIndex:
         got = self._looped.get(offset)
         if got is None:
             got = self._looped[offset] = any(
-                ls <= offset < le and self.stop_between(ls - 1, le - 1) for ls, le in self.shape.loops)
+                ls <= offset < le and self.stop_between(ls - 1, le - 1) for ls, le in self.shape.loops
+            )
         return got
 
 
@@ -269,8 +273,9 @@ class Neighbours:
     """For each launch of ``pool``: the launches listed before it that share its host and
     run at the same time (built once per rule, indexed by host and key)."""
 
-    def __init__(self, run: RunContext, pool: list[LaunchContext],
-                 keys: Optional[dict[int, Iterable[Any]]] = None) -> None:
+    def __init__(
+        self, run: RunContext, pool: list[LaunchContext], keys: Optional[dict[int, Iterable[Any]]] = None
+    ) -> None:
         """``keys`` (id of a launch -> its ports, GPUs, ...): only launches sharing a
         key are neighbours, so a rule over many launches with distinct ports is linear.
         Launches are indexed by (machine or ``--host`` address, key): a thousand pods

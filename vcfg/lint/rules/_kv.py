@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Span
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rules._args import kv_transfer, value_span_of
 from vcfg.records import record
 
@@ -48,8 +48,15 @@ def kv_all(lc: LaunchContext) -> list[Kv]:
         for i, ch in enumerate(children):
             if isinstance(ch, dict) and isinstance(ch.get("kv_connector"), str):
                 role = ch.get("kv_role")
-                out.append(Kv(top.ov, ch, ("kv_connector_extra_config", "connectors", i),
-                              ch["kv_connector"], role if isinstance(role, str) else None))
+                out.append(
+                    Kv(
+                        top.ov,
+                        ch,
+                        ("kv_connector_extra_config", "connectors", i),
+                        ch["kv_connector"],
+                        role if isinstance(role, str) else None,
+                    )
+                )
     return out
 
 

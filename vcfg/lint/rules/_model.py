@@ -19,9 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-from vcfg.lint.options import Option
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Span
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import Option
 from vcfg.lint.rules._args import span
 from vcfg.plan.model_facts import ModelFacts
 from vcfg.records import record

@@ -35,8 +35,7 @@ def _servers_at(run: RunContext) -> dict[tuple[str, str, int], list[LaunchContex
     return cached(run, "servers_at", build)
 
 
-def _match_server(proxy: LaunchContext, host: Optional[str], port: int,
-                  run: RunContext) -> Optional[LaunchContext]:
+def _match_server(proxy: LaunchContext, host: Optional[str], port: int, run: RunContext) -> Optional[LaunchContext]:
     """The one server of the run an upstream (host, port) of ``proxy`` names: one on
     the proxy's own host for a local address, else one known to listen at that address
     (its `--host`, or its host's name in the project config).  An unknown host matches

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from vcfg.lint.constraints import launch_span, script_binding
-from vcfg.lint.options import UNKNOWN, option
-from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Span
+from vcfg.lint.constraints import launch_span, script_binding
+from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.rules._args import span, value_span_of
 from vcfg.lint.rules._hosts import WILDCARD, address, cached, elsewhere, http_host, serves
 from vcfg.lint.rules._kv import facts, kv_all, port_number
@@ -41,8 +41,14 @@ def http_listener(lc: LaunchContext) -> Optional[Listener]:
         host = http_host(lc)
         if p is None or host is UNKNOWN:
             return None
-        return Listener(lc, (p,), address(host) if host is not None else WILDCARD,
-                        "proxy port", w.span.for_finding(lc.path), "--port")
+        return Listener(
+            lc,
+            (p,),
+            address(host) if host is not None else WILDCARD,
+            "proxy port",
+            w.span.for_finding(lc.path),
+            "--port",
+        )
     if inv.kind != "serve":
         return None
     if option(lc, "headless", absent=False).value is not False:
@@ -54,8 +60,7 @@ def http_listener(lc: LaunchContext) -> Optional[Listener]:
     if p is None or host is UNKNOWN:
         return None
     at = span(lc, ov.value_span or ov.span) if ov is not None else launch_span(lc)
-    return Listener(lc, (p,), address(host) if host is not None else WILDCARD,
-                    "HTTP port", at, "--port", ov is None)
+    return Listener(lc, (p,), address(host) if host is not None else WILDCARD, "HTTP port", at, "--port", ov is None)
 
 
 def _int_option(lc: LaunchContext, dest: str, default: int) -> Optional[int]:
@@ -147,8 +152,11 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
                 setting = f"`{base_key}`"
             elif src == "extra":
                 base = extra.get(base_key, pf.default)
-                at = value_span_of(lc, k.ov, *k.path, "kv_connector_extra_config", base_key) \
-                    if base_key in extra else conn_at
+                at = (
+                    value_span_of(lc, k.ov, *k.path, "kv_connector_extra_config", base_key)
+                    if base_key in extra
+                    else conn_at
+                )
                 setting = f"extra config `{base_key}`"
             else:
                 base, b, given = _env_value(lc, base_key, pf.default)
@@ -169,8 +177,9 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
                     addr = address(hv) if isinstance(hv, str) else None
                 else:
                     addr = address(pf.host)
-            out.append(Listener(lc, tuple(p + o for o in offs), addr, f"{f.name} {pf.name} port", at,
-                                setting, not given))
+            out.append(
+                Listener(lc, tuple(p + o for o in offs), addr, f"{f.name} {pf.name} port", at, setting, not given)
+            )
     return out
 
 

@@ -6,8 +6,8 @@ import difflib
 from typing import Any, Callable, Iterable, Optional
 
 from vcfg.catalog.model import Catalog
-from vcfg.lint.context import FileContext, Target
 from vcfg.diagnostics import Span
+from vcfg.lint.context import FileContext, Target
 
 
 def name_span(fc: FileContext, span: Any, name: str) -> Span:
@@ -27,9 +27,7 @@ def did_you_mean(word: str, candidates: Iterable[str], n: int = 1, cutoff: float
     return difflib.get_close_matches(word, pool, n=n, cutoff=cutoff)
 
 
-def first_absent_since(
-    target: Target, present: Callable[[Catalog], bool]
-) -> tuple[Optional[str], Optional[str]]:
+def first_absent_since(target: Target, present: Callable[[Catalog], bool]) -> tuple[Optional[str], Optional[str]]:
     """(last release that had it, first release after that without it), both
     <= the target release; (None, None) if no bundled release up to the target had it."""
     from vcfg.catalog.store import version_key

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import FileContext
 from vcfg.diagnostics import Diagnostic, Severity, Span
+from vcfg.lint.context import FileContext
 from vcfg.lint.rule import Rule
 
 RULE = Rule(
@@ -36,4 +36,3 @@ def check(fc: FileContext) -> Iterator[Diagnostic]:
         yield RULE.diag(
             Span.point(fc.path, 1, 1), "file larger than 20 MiB: only its beginning was read", severity="warning"
         )
-

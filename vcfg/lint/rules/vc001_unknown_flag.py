@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import replace, text_of
 from vcfg.lint.rules._args import problems, span
+from vcfg.lint.rules._fix import replace, text_of
 from vcfg.lint.rules._flags import added_in, norm, removed_since, unknown_options
 from vcfg.lint.rules._util import did_you_mean
 
@@ -66,8 +66,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")
     for p in problems(lc, "extra-argument"):
         if not _after_boolean(lc, p):
-            yield RULE.diag(span(lc, p.span), p.message,
-                            help="vLLM takes one positional argument, the model")
+            yield RULE.diag(span(lc, p.span), p.message, help="vLLM takes one positional argument, the model")
 
 
 def _after_boolean(lc: LaunchContext, p) -> bool:  # type: ignore[no-untyped-def]

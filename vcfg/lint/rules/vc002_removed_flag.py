@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic, Fix
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import delete_words, delete_yaml_entry, replace, text_of
 from vcfg.lint.rules._args import span
+from vcfg.lint.rules._fix import delete_words, delete_yaml_entry, replace, text_of
 from vcfg.lint.rules._flags import norm, removed_since, unknown_options
 
 RULE = Rule(
@@ -24,9 +24,12 @@ RULE = Rule(
     example="vllm serve intfloat/e5-small --task embed\n",
     use_instead="vllm serve intfloat/e5-small --runner pooling --convert embed\n",
     fixes=(
-        FixInfo("safe", "an option the knowledge packs call renamed (`migrate = \"rename\"`: same value, "
-                "same meaning) gets its new name"),
-        FixInfo("safe", "an option the packs say the release no longer needs (`migrate = \"drop\"`) is removed"),
+        FixInfo(
+            "safe",
+            'an option the knowledge packs call renamed (`migrate = "rename"`: same value, '
+            "same meaning) gets its new name",
+        ),
+        FixInfo("safe", 'an option the packs say the release no longer needs (`migrate = "drop"`) is removed'),
     ),
 )
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic, Severity
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
-from vcfg.lint.options import option
 from vcfg.lint.rules._config_json import config_objects, judged_field, value_span
 
 RULE = Rule(
@@ -28,8 +28,12 @@ RULE = Rule(
     use_instead="vllm serve facebook/opt-125m --gpu-memory-utilization 0.9\n",
 )
 
-_OPS = (("gt", ">", lambda v, b: v > b), ("ge", ">=", lambda v, b: v >= b),
-        ("lt", "<", lambda v, b: v < b), ("le", "<=", lambda v, b: v <= b))
+_OPS = (
+    ("gt", ">", lambda v, b: v > b),
+    ("ge", ">=", lambda v, b: v >= b),
+    ("lt", "<", lambda v, b: v < b),
+    ("le", "<=", lambda v, b: v <= b),
+)
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+from vcfg.diagnostics import Diagnostic, Fix
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
-from vcfg.diagnostics import Fix
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import _edit_bytes, _path, delete_words, fix
 from vcfg.lint.rules._args import parsed, problems, span
+from vcfg.lint.rules._fix import _edit_bytes, _path, delete_words, fix
 
 RULE = Rule(
     code="VC009",
@@ -25,8 +24,11 @@ RULE = Rule(
     example="vllm serve facebook/opt-125m --enable-prefix-caching false\n",
     use_instead="vllm serve facebook/opt-125m --no-enable-prefix-caching\n",
     fixes=(
-        FixInfo("safe", "`--switch=true` or `--switch true` becomes `--switch`; `--switch=false` becomes its "
-                "`--no-` form, or goes when the switch has none and is off by default"),
+        FixInfo(
+            "safe",
+            "`--switch=true` or `--switch true` becomes `--switch`; `--switch=false` becomes its "
+            "`--no-` form, or goes when the switch has none and is off by default",
+        ),
     ),
 )
 
@@ -41,16 +43,23 @@ def boolean_before(lc: LaunchContext, p: Any) -> Optional[Any]:
     pa = parsed(lc)
     if pa is None:
         return None
-    before = [o for o in pa.occurrences
-              if o.origin == "cli" and o.flag is not None and o.flag.action in _BOOL
-              and (o.name_span.line, o.name_span.col) < (p.span.line, p.span.col)]
+    before = [
+        o
+        for o in pa.occurrences
+        if o.origin == "cli"
+        and o.flag is not None
+        and o.flag.action in _BOOL
+        and (o.name_span.line, o.name_span.col) < (p.span.line, p.span.col)
+    ]
     if not before:
         return None
     o = max(before, key=lambda o: (o.name_span.line, o.name_span.col))
     # nothing else may stand between them
-    between = [x for x in pa.occurrences
-               if (o.name_span.line, o.name_span.col) < (x.name_span.line, x.name_span.col)
-               < (p.span.line, p.span.col)]
+    between = [
+        x
+        for x in pa.occurrences
+        if (o.name_span.line, o.name_span.col) < (x.name_span.line, x.name_span.col) < (p.span.line, p.span.col)
+    ]
     return None if between else o
 
 
@@ -118,8 +127,11 @@ def _separate_fix(lc: LaunchContext, p: Any, o: Any) -> Optional[Fix]:
         return fix([delete_words(lc, w.span, w.span)], "safe", f"remove the stray `{w.value}`")
     if new == "":
         return fix([delete_words(lc, name.span, w.span)], "safe", f"remove `{name.value} {w.value}` (off by default)")
-    return fix([_edit_bytes(lc, _path(lc, name.span), name.span.start, name.span.end, new),
-                delete_words(lc, w.span, w.span)], "safe", f"write `{new}`")
+    return fix(
+        [_edit_bytes(lc, _path(lc, name.span), name.span.start, name.span.end, new), delete_words(lc, w.span, w.span)],
+        "safe",
+        f"write `{new}`",
+    )
 
 
 def _help(option: str) -> str:

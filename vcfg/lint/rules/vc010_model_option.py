@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import problems, span
 
@@ -30,5 +30,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if p.code == "model-missing" and lc.file.plan.source_kind == "serve-config":
             continue  # a config file linted alone: the model comes with the command line
         sev = "error" if p.severity == "error" else "warning"
-        yield RULE.diag(span(lc, p.span), p.message, severity=sev,
-                        help="give the model as the first argument: `vllm serve MODEL ...`")
+        yield RULE.diag(
+            span(lc, p.span),
+            p.message,
+            severity=sev,
+            help="give the model as the first argument: `vllm serve MODEL ...`",
+        )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import problems, span
 
@@ -28,5 +28,4 @@ RULE = Rule(
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for p in problems(lc, "yaml-false-dropped"):
-        yield RULE.diag(span(lc, p.span), p.message,
-                        help="pass the `--no-` form on the command line instead")
+        yield RULE.diag(span(lc, p.span), p.message, help="pass the `--no-` form on the command line instead")

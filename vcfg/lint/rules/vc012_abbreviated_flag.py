@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import replace, text_of
 from vcfg.lint.rules._args import problems, span
+from vcfg.lint.rules._fix import replace, text_of
 
 RULE = Rule(
     code="VC012",
@@ -33,5 +33,4 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         fx = None
         if p.option and written and written.startswith("--") and "=" not in written:
             fx = replace(lc, p.span, p.option, "safe", f"write `{p.option}`")
-        yield RULE.diag(span(lc, p.span), p.message,
-                        help=f"write `{p.option}` in full" if p.option else None, fix=fx)
+        yield RULE.diag(span(lc, p.span), p.message, help=f"write `{p.option}` in full" if p.option else None, fix=fx)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
 from vcfg.lint.rules._util import did_you_mean
@@ -58,8 +58,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         help = (f"did you mean `{near[0]}`? " if near else "") + f"vllm {lc.target.version} has: {shown}"
         yield RULE.diag(
             span(lc, ov.value_span or ov.span),
-            f"`{ov.value}` is not one of vllm's {vs.name} for `{ov.written_name}`; "
-            f"vllm stops {vs.stage} ({vs.check})",
+            f"`{ov.value}` is not one of vllm's {vs.name} for `{ov.written_name}`; vllm stops {vs.stage} ({vs.check})",
             help=help,
             notes=(f"the names are defined at {vs.loc}",),
         )

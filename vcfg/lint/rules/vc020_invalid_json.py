@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Optional
 
-from vcfg.launch.args import since, version_tuple
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.launch.args import since, version_tuple
+from vcfg.launch.args.lax import HRI_TEXT
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import problems, span
-from vcfg.launch.args.lax import HRI_TEXT
 from vcfg.lint.rules._config_json import lookalike_in_value, problem_occurrence
 
 RULE = Rule(
@@ -27,11 +27,11 @@ RULE = Rule(
     when_vllm_fails="at parse time: vllm exits 2 before anything is loaded",
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both",}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\'\n'
     ),
 )
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from vcfg.lint.context import LaunchContext
 import json
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic, Fix, Span
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._config_json import LOOKALIKES, lookalike_in_value, problem_occurrence
@@ -32,11 +30,14 @@ RULE = Rule(
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\'\n'
     ),
     fixes=(
-        FixInfo("safe", "every look-alike in a single-quoted JSON value becomes a straight double "
-                "quote, when the value then parses as JSON"),
+        FixInfo(
+            "safe",
+            "every look-alike in a single-quoted JSON value becomes a straight double "
+            "quote, when the value then parses as JSON",
+        ),
         FixInfo("safe", "a look-alike that was meant to close a shell quote becomes the straight quote"),
     ),
 )
@@ -82,7 +83,6 @@ def _unclosed_shell_quotes(lc: LaunchContext) -> Iterator[Diagnostic]:
             fix=fix([edit_at(lc.file, s.line, col + 1, 1, LOOKALIKES[ch])], "safe", "use a straight quote"),
         )
         return
-
 
 
 def _json_fix(lc: LaunchContext, p: Any) -> Optional[Fix]:

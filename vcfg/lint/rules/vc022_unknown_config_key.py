@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
-    EXTRA, KV_CLASS, ConfigObject, config_objects, connector_name, field_added_in, ignored_note,
-    key_severity, key_span, removed_key, settable,
+    EXTRA,
+    KV_CLASS,
+    ConfigObject,
+    config_objects,
+    connector_name,
+    field_added_in,
+    ignored_note,
+    key_severity,
+    key_span,
+    removed_key,
+    settable,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean
 
@@ -27,11 +36,11 @@ RULE = Rule(
     when_vllm_fails="at parse time from 0.16 (vllm exits 2); never before: the key is ignored",
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_prot\":21001}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_prot":21001}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_port\":21001}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":21001}\'\n'
     ),
 )
 
@@ -52,13 +61,23 @@ def _report(lc: LaunchContext, obj: ConfigObject, key: str) -> Diagnostic:
         notes.append(ignored_note(lc.target))
     f = cls.field(key)
     if f is not None:  # an init=False field: vLLM computes it
-        return RULE.diag(key_span(lc, obj, key), f"`{key}` in {obj.where} is computed by vllm and cannot be set",
-                         help="remove it", notes=tuple(notes), severity=sev)
+        return RULE.diag(
+            key_span(lc, obj, key),
+            f"`{key}` in {obj.where} is computed by vllm and cannot be set",
+            help="remove it",
+            notes=tuple(notes),
+            severity=sev,
+        )
     added = field_added_in(lc.target, cls.name, key)
     if added:
         notes.append(f"{cls.name} has `{key}` from vllm {added} on")
-    return RULE.diag(key_span(lc, obj, key), f"unknown key `{key}` in {obj.where}",
-                     help=_help(lc, obj, key), notes=tuple(notes), severity=sev)
+    return RULE.diag(
+        key_span(lc, obj, key),
+        f"unknown key `{key}` in {obj.where}",
+        help=_help(lc, obj, key),
+        notes=tuple(notes),
+        severity=sev,
+    )
 
 
 def _help(lc: LaunchContext, obj: ConfigObject, key: str) -> Optional[str]:
@@ -66,7 +85,7 @@ def _help(lc: LaunchContext, obj: ConfigObject, key: str) -> Optional[str]:
     # a value of a Literal field written as a key: {"kv_producer": ...} for kv_role
     for f in cls.fields:
         if f.init and f.choices and key in [c for c in f.choices if isinstance(c, str)]:
-            return f"`{key}` is a value of `{f.name}`: write \"{f.name}\": \"{key}\""
+            return f'`{key}` is a value of `{f.name}`: write "{f.name}": "{key}"'
     # a connector's extra-config key written at the top level
     if cls.name == KV_CLASS:
         name = connector_name(obj)

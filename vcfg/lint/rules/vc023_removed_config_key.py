@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import delete_json_member, fix, rename_json_key
 from vcfg.lint.rules._config_json import config_objects, ignored_note, key_severity, key_span, removed_key
+from vcfg.lint.rules._fix import delete_json_member, fix, rename_json_key
 
 RULE = Rule(
     code="VC023",
@@ -24,17 +24,22 @@ RULE = Rule(
     when_vllm_fails="at parse time from 0.16 (vllm exits 2); never before: the key is ignored",
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_buffer_size\":5e9}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_buffer_size":5e9}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\'\n'
     ),
     fixes=(
-        FixInfo("safe", "a key the knowledge packs say the release reads nothing of (`migrate = \"drop\"`) "
-                "is removed from the JSON, with its comma"),
-        FixInfo("safe", "a key the packs call renamed (`migrate = \"rename\"`) gets its new name, unless the "
-                "object has that key too"),
+        FixInfo(
+            "safe",
+            'a key the knowledge packs say the release reads nothing of (`migrate = "drop"`) '
+            "is removed from the JSON, with its comma",
+        ),
+        FixInfo(
+            "safe",
+            'a key the packs call renamed (`migrate = "rename"`) gets its new name, unless the object has that key too',
+        ),
     ),
 )
 
@@ -67,7 +72,12 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 cls_name, _, new = entry.replacement[0].rpartition(".")
                 # within the same object only, and not when the new key is there too
                 if cls_name == cls.name and cls.field(new) is not None and new not in obj.value:
-                    fx = fix([rename_json_key(lc, obj.ov, (*obj.path, key), new)], "safe",
-                             f"rename `{key}` to `{new}`")
-            yield RULE.diag(key_span(lc, obj, key), f"`{key}` was removed from {cls.name}{when}",
-                            help=help, notes=tuple(notes), severity=sev, fix=fx)
+                    fx = fix([rename_json_key(lc, obj.ov, (*obj.path, key), new)], "safe", f"rename `{key}` to `{new}`")
+            yield RULE.diag(
+                key_span(lc, obj, key),
+                f"`{key}` was removed from {cls.name}{when}",
+                help=help,
+                notes=tuple(notes),
+                severity=sev,
+                fix=fx,
+            )

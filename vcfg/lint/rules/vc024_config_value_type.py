@@ -5,14 +5,19 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigField
-from vcfg.launch.args import since, version_tuple
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.launch.args import since, version_tuple
 from vcfg.launch.args.lax import HRI_TEXT, field_accepts
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, span
 from vcfg.lint.rules._config_json import (
-    config_objects, is_skipped, judged_field, judged_value, shown, value_span,
+    config_objects,
+    is_skipped,
+    judged_field,
+    judged_value,
+    shown,
+    value_span,
 )  # fmt: skip
 
 RULE = Rule(
@@ -22,7 +27,7 @@ RULE = Rule(
     severity="error",
     why=(
         "vLLM validates a config option's JSON with pydantic in lax mode: a number "
-        "written as a string (\"22001\") is fine for an integer field, but text that is "
+        'written as a string ("22001") is fine for an integer field, but text that is '
         "not a number, a number where text is expected, or null where the field does "
         "not allow it stops the server."
     ),
@@ -33,16 +38,22 @@ RULE = Rule(
     ),
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_port\":\"21k\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":"21k"}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_port\":\"21000\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":"21000"}\'\n'
     ),
 )
 
-_WORDS = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false",
-          "dict": "an object", "None": "null"}
+_WORDS = {
+    "int": "an integer",
+    "float": "a number",
+    "str": "a string",
+    "bool": "true or false",
+    "dict": "an object",
+    "None": "null",
+}
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
@@ -86,8 +97,12 @@ def _whole_values(lc: LaunchContext) -> Iterator[Diagnostic]:
         if f is None or not ov.known:
             continue
         v = ov.value
-        if (f.config_class_of_value and ov.json is not None and not isinstance(ov.json.value, dict)
-                and version_tuple(lc.catalog.vllm_version) >= _V_OBJECT_ONLY):
+        if (
+            f.config_class_of_value
+            and ov.json is not None
+            and not isinstance(ov.json.value, dict)
+            and version_tuple(lc.catalog.vllm_version) >= _V_OBJECT_ONLY
+        ):
             jv = ov.json.value
             if jv is None and f.optional:
                 continue
@@ -146,7 +161,7 @@ def _help(lc: LaunchContext, f: ConfigField, v: Any) -> Optional[str]:
     if "int" in f.hints and isinstance(v, float):
         return "write a whole number"
     if "str" in f.hints and isinstance(v, (int, float, bool)):
-        return f"put it in double quotes: \"{shown(v)}\""
+        return f'put it in double quotes: "{shown(v)}"'
     if v is None:
         return "remove the key to keep the default"
     if "bool" in f.hints and isinstance(v, str):

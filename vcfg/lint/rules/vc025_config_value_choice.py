@@ -5,12 +5,19 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigField
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
 from vcfg.launch.args.lax import field_accepts
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
-    ROLE, ConfigObject, config_objects, connector_name, judged_field, judged_value, shown, value_span,
+    ROLE,
+    ConfigObject,
+    config_objects,
+    connector_name,
+    judged_field,
+    judged_value,
+    shown,
+    value_span,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean
 
@@ -22,7 +29,7 @@ RULE = Rule(
     why=(
         "Fields such as KVTransferConfig.kv_role accept a fixed set of values "
         "(kv_producer, kv_consumer, kv_both). A misspelling, a different case or a "
-        "word like \"decode\" stops the server when the JSON is read. Enum-typed keys "
+        'word like "decode" stops the server when the JSON is read. Enum-typed keys '
         "(CompilationConfig's `mode` and `cudagraph_mode`) take a member's name in any "
         "case or its number; vcfg reads both from the release's source."
     ),
@@ -32,11 +39,11 @@ RULE = Rule(
     ),
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"decode\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"decode"}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}\'\n'
     ),
 )
 
@@ -95,8 +102,11 @@ def _enum_member(lc: LaunchContext, obj: ConfigObject, key: str, v: Any, vs: Any
     near = did_you_mean(v.upper(), vs.values, cutoff=0.6) if isinstance(v, str) else []
     names = ", ".join(f"`{n}`" for n in vs.values)
     nums = ", ".join(str(n) for n in vs.numbers)
-    help = (f"did you mean `{near[0]}`? " if near else "") + f"expected one of {names}" + (
-        f" or a number {nums}" if nums else "")
+    help = (
+        (f"did you mean `{near[0]}`? " if near else "")
+        + f"expected one of {names}"
+        + (f" or a number {nums}" if nums else "")
+    )
     yield RULE.diag(
         value_span(lc, obj, key),
         f"`{shown(v).strip(chr(34))}` is not one of vllm's {vs.name} for `{key}`; vllm stops {vs.stage} ({vs.check})",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import CONNECTOR, ROLE, connector_name, key_span, kv_objects
 
@@ -20,13 +20,12 @@ RULE = Rule(
         "KVTransferConfig of its own and needs its own kv_role too."
     ),
     when_vllm_fails=(
-        "at parse time for the option itself (vllm exits 2); for a MultiConnector child, "
-        "when the connector is built"
+        "at parse time for the option itself (vllm exits 2); for a MultiConnector child, when the connector is built"
     ),
-    example="vllm serve facebook/opt-125m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\"}'\n",
+    example='vllm serve facebook/opt-125m --kv-transfer-config \'{"kv_connector":"NixlConnector"}\'\n',
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\'\n'
     ),
 )
 
@@ -44,6 +43,11 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         facts = lc.target.knowledge.connector_facts(name, lc.target.version) if name else None
         roles = facts.roles[0] if facts is not None and facts.roles else None
         if roles is not None and roles.prefill and roles.decode:
-            help += (f"; with {name}: " + "/".join(f"`{r}`" for r in roles.prefill) + " on prefill, "
-                     + "/".join(f"`{r}`" for r in roles.decode) + " on decode")
+            help += (
+                f"; with {name}: "
+                + "/".join(f"`{r}`" for r in roles.prefill)
+                + " on prefill, "
+                + "/".join(f"`{r}`" for r in roles.decode)
+                + " on decode"
+            )
         yield RULE.diag(key_span(lc, obj, CONNECTOR), f"{obj.where} sets `{CONNECTOR}` but no `{ROLE}`", help=help)

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._config_json import (
-    CONNECTOR, MODULE_PATH, ConfigObject, connector_name, has_module_path, kv_objects,
-    offloading_override, plugin_of, value_span,
+    CONNECTOR,
+    MODULE_PATH,
+    ConfigObject,
+    connector_name,
+    has_module_path,
+    kv_objects,
+    offloading_override,
+    plugin_of,
+    value_span,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean, first_absent_since, first_present_after
 
@@ -28,20 +35,17 @@ RULE = Rule(
         "and an error when VLLM_PLUGINS leaves the plugin out."
     ),
     when_vllm_fails=(
-        "during start-up, before the model loads from 0.33; when the connector is built "
-        "in older releases"
+        "during start-up, before the model loads from 0.33; when the connector is built in older releases"
     ),
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConector\",\"kv_role\":\"kv_both\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConector","kv_role":"kv_both"}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\'\n'
     ),
-    fixes=(
-        FixInfo("safe", "a connector the knowledge packs call renamed (`migrate = \"rename\"`) gets its new name"),
-    ),
+    fixes=(FixInfo("safe", 'a connector the knowledge packs call renamed (`migrate = "rename"`) gets its new name'),),
 )
 
 
@@ -123,8 +127,9 @@ def _removed(lc: LaunchContext, obj: ConfigObject, name: str) -> Optional[Diagno
         fx = fix([replace_json_string(lc, obj.ov, (*obj.path, CONNECTOR), new)], "safe", f"rename to `{new}`")
     elif entry is not None and entry.alternatives:
         notes = (*notes, "in-tree alternatives: " + ", ".join(f"`{a}`" for a in entry.alternatives))
-    return RULE.diag(value_span(lc, obj, CONNECTOR), f"`{name}` was removed in vllm {since}", help=help,
-                     notes=notes, fix=fx)
+    return RULE.diag(
+        value_span(lc, obj, CONNECTOR), f"`{name}` was removed in vllm {since}", help=help, notes=notes, fix=fx
+    )
 
 
 def _added_later(lc: LaunchContext, obj: ConfigObject, name: str) -> Optional[Diagnostic]:
@@ -149,5 +154,6 @@ def _unknown(lc: LaunchContext, obj: ConfigObject, name: str) -> Diagnostic:
     else:
         shown = ", ".join(f"`{c}`" for c in registered[:10]) + (", ..." if len(registered) > 10 else "")
         help = f"vllm {lc.target.version} registers {shown}; a class of your own needs `{MODULE_PATH}`"
-    return RULE.diag(value_span(lc, obj, CONNECTOR),
-                     f"`{name}` is not a connector vllm {lc.target.version} registers", help=help)
+    return RULE.diag(
+        value_span(lc, obj, CONNECTOR), f"`{name}` is not a connector vllm {lc.target.version} registers", help=help
+    )

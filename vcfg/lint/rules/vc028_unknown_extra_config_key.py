@@ -5,12 +5,18 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import key_span_of
 from vcfg.lint.rules._config_json import (
-    EXTRA, ExtraKeys, extra_config, extra_key_history, extra_keys, judged_connector, kv_objects,
+    EXTRA,
+    ExtraKeys,
+    extra_config,
+    extra_key_history,
+    extra_keys,
+    judged_connector,
+    kv_objects,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean
 
@@ -29,11 +35,11 @@ RULE = Rule(
     when_vllm_fails="never: the key is ignored and the default applies",
     example=(
         "vllm serve facebook/opt-125m --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":{\"backend\":[\"UCX\"]}}'\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_connector_extra_config":{"backend":["UCX"]}}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":{\"backends\":[\"UCX\"]}}'\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_connector_extra_config":{"backends":["UCX"]}}\'\n'
     ),
 )
 
@@ -59,8 +65,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 message = f"{name} does not read `{key}`"
                 if added:
                     notes = (f"{name} reads it from vllm {added} on",)
-            yield RULE.diag(key_span_of(lc, obj.ov, *obj.path, EXTRA, key), message,
-                            help=_help(lc, name, key, keys), notes=notes)
+            yield RULE.diag(
+                key_span_of(lc, obj.ov, *obj.path, EXTRA, key), message, help=_help(lc, name, key, keys), notes=notes
+            )
 
 
 def _help(lc: LaunchContext, name: str, key: str, keys: ExtraKeys) -> Optional[str]:

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
-    CONNECTOR, EXTRA, condition_holds, extra_config, judged_connector, key_span, kv_objects, value_span,
+    CONNECTOR,
+    EXTRA,
+    condition_holds,
+    extra_config,
+    judged_connector,
+    key_span,
+    kv_objects,
+    value_span,
 )  # fmt: skip
 
 RULE = Rule(
@@ -26,11 +33,11 @@ RULE = Rule(
     when_vllm_fails="when the connector is built (worker start-up), with a KeyError or an exception",
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":\"kv_both\"}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"OffloadingConnector","kv_role":"kv_both"}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"OffloadingConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":{\"cpu_bytes_to_use\":8000000000}}'\n"
+        '  \'{"kv_connector":"OffloadingConnector","kv_role":"kv_both","kv_connector_extra_config":{"cpu_bytes_to_use":8000000000}}\'\n'
     ),
 )
 
@@ -60,5 +67,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             if key in given:
                 continue
             cond = f" when {when}" if when else ""
-            yield RULE.diag(where, f"{name} needs `{key}` in `{EXTRA}`{cond}",
-                            help=f"add \"{key}\" to `{EXTRA}`", notes=(note,) if note else ())
+            yield RULE.diag(
+                where,
+                f"{name} needs `{key}` in `{EXTRA}`{cond}",
+                help=f'add "{key}" to `{EXTRA}`',
+                notes=(note,) if note else (),
+            )

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
 from vcfg.launch.args.lax import json_type
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import (
-    EXTRA, ROLE, ConfigObject, extra_config, judged_connector, kv_objects, shown, value_span,
+    EXTRA,
+    ROLE,
+    ConfigObject,
+    extra_config,
+    judged_connector,
+    kv_objects,
+    shown,
+    value_span,
 )  # fmt: skip
 from vcfg.lint.rules._util import did_you_mean
 
@@ -30,13 +37,13 @@ RULE = Rule(
     when_vllm_fails="when a worker starts or at the first KV transfer, long after launch",
     example=(
         "vllm serve facebook/opt-125m --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
-        "\"kv_connector_extra_config\":{\"backends\":\"UCX\"}}'\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_both",'
+        '"kv_connector_extra_config":{"backends":"UCX"}}\'\n'
     ),
     use_instead=(
         "vllm serve facebook/opt-125m --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
-        "\"kv_connector_extra_config\":{\"backends\":[\"UCX\"]}}'\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_both",'
+        '"kv_connector_extra_config":{"backends":["UCX"]}}\'\n'
     ),
 )
 
@@ -76,9 +83,13 @@ def _by_fact(lc: LaunchContext, obj: ConfigObject, name: str, key: str, v: Any, 
         allowed.add("integer")
     if allowed and kind not in allowed:
         want = " or ".join(f"a JSON {t}" for t in fact.json_types)
-        help = f"write \"{v}\"" if fact.json_types == ["string"] and kind in ("integer", "number") else None
-        return RULE.diag(where, f"{name} needs `{key}` as {want}, not `{shown(v)}`",
-                         help=help, notes=(fact.note,) if fact.note else ())
+        help = f'write "{v}"' if fact.json_types == ["string"] and kind in ("integer", "number") else None
+        return RULE.diag(
+            where,
+            f"{name} needs `{key}` as {want}, not `{shown(v)}`",
+            help=help,
+            notes=(fact.note,) if fact.note else (),
+        )
     if fact.choices and isinstance(v, str):
         choices = [c for c in fact.choices if isinstance(c, str)]
         ok = v in choices if fact.case_sensitive else v.lower() in {c.lower() for c in choices}
@@ -87,13 +98,15 @@ def _by_fact(lc: LaunchContext, obj: ConfigObject, name: str, key: str, v: Any, 
             near = same or did_you_mean(v, choices, cutoff=0.6)
             listed = ", ".join(f"`{c}`" for c in choices)
             help = f"expected one of {listed}" + (f"; did you mean `{near[0]}`?" if near else "")
-            return RULE.diag(where, f"`{v}` is not a `{key}` {name} knows", help=help,
-                             notes=(fact.note,) if fact.note else ())
+            return RULE.diag(
+                where, f"`{v}` is not a `{key}` {name} knows", help=help, notes=(fact.note,) if fact.note else ()
+            )
     return None
 
 
-def _by_conversion(lc: LaunchContext, obj: ConfigObject, name: str, key: str, v: Any,
-                   conv: Optional[str]) -> Optional[Diagnostic]:
+def _by_conversion(
+    lc: LaunchContext, obj: ConfigObject, name: str, key: str, v: Any, conv: Optional[str]
+) -> Optional[Diagnostic]:
     """A key the connector reads through int()/float(): text or a container that
     Python cannot convert raises when the connector is built."""
     if conv not in ("int", "float") or v is None or isinstance(v, (bool, int, float)):
@@ -104,8 +117,11 @@ def _by_conversion(lc: LaunchContext, obj: ConfigObject, name: str, key: str, v:
             return None
         except ValueError:
             pass
-    return RULE.diag(value_span(lc, obj, EXTRA, key), f"{name} reads `{key}` with {conv}(), which fails on `{shown(v)}`",
-                     help="write a number" + (" without a fraction" if conv == "int" else ""))
+    return RULE.diag(
+        value_span(lc, obj, EXTRA, key),
+        f"{name} reads `{key}` with {conv}(), which fails on `{shown(v)}`",
+        help="write a number" + (" without a fraction" if conv == "int" else ""),
+    )
 
 
 def _buffer_size(lc: LaunchContext, obj: ConfigObject, extra: dict[str, Any]) -> Iterator[Diagnostic]:
@@ -120,12 +136,21 @@ def _buffer_size(lc: LaunchContext, obj: ConfigObject, extra: dict[str, Any]) ->
         return
     where = value_span(lc, obj, BUFFER_SIZE)
     role = obj.value.get(ROLE)
-    receives = role == "kv_consumer" or (role in ("kv_producer", "kv_both")
-                                         and extra.get("send_type", _SEND_TYPE_DEFAULT) == "GET")
+    receives = role == "kv_consumer" or (
+        role in ("kv_producer", "kv_both") and extra.get("send_type", _SEND_TYPE_DEFAULT) == "GET"
+    )
     if size > _HIGH:
-        yield RULE.diag(where, f"`{BUFFER_SIZE}` is {size:g} bytes, more than any GPU holds",
-                        help="it is the bytes of transferred KV kept in GPU memory, e.g. 8e9", severity="warning")
+        yield RULE.diag(
+            where,
+            f"`{BUFFER_SIZE}` is {size:g} bytes, more than any GPU holds",
+            help="it is the bytes of transferred KV kept in GPU memory, e.g. 8e9",
+            severity="warning",
+        )
     elif receives and size < _LOW:
         guess = f"; did you mean {size:g}e9?" if 0 < size < 1000 else ""
-        yield RULE.diag(where, f"`{BUFFER_SIZE}` is only {size:g} bytes on an instance that receives KV",
-                        help=f"the value is in bytes{guess}", severity="warning")
+        yield RULE.diag(
+            where,
+            f"`{BUFFER_SIZE}` is only {size:g} bytes on an instance that receives KV",
+            help=f"the value is in bytes{guess}",
+            severity="warning",
+        )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import DIRECT_READS, is_serve, near_miss, script_bindings
 from vcfg.lint.rules._util import first_absent_since, first_present_after, name_span

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from vcfg.catalog.envparse import check_env_value
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import is_serve, script_bindings
 

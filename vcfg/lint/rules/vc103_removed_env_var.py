@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+from vcfg.diagnostics import Diagnostic, Fix
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
-from vcfg.diagnostics import Fix
 from vcfg.lint.rule import FixInfo, Rule
-from vcfg.lint.rules._fix import assignment_line, delete_words, fix, insert_option, shell_word
 from vcfg.lint.rules._env import is_serve, script_bindings
+from vcfg.lint.rules._fix import assignment_line, delete_words, fix, insert_option, shell_word
 from vcfg.lint.rules._util import first_absent_since, name_span
 
 RULE = Rule(
@@ -26,10 +25,16 @@ RULE = Rule(
     example="export VLLM_RPC_TIMEOUT=600000\nvllm serve m\n",
     use_instead="vllm serve m\n",
     fixes=(
-        FixInfo("safe", "a variable that became an option (`migrate = \"rename\"` in the knowledge packs) "
-                "moves into every launch that read it, as that option with the same value"),
-        FixInfo("unsafe", "a variable the release no longer reads (`migrate = \"drop\"`) is removed: "
-                "vLLM ignores it, but another program started by the script may read it"),
+        FixInfo(
+            "safe",
+            'a variable that became an option (`migrate = "rename"` in the knowledge packs) '
+            "moves into every launch that read it, as that option with the same value",
+        ),
+        FixInfo(
+            "unsafe",
+            'a variable the release no longer reads (`migrate = "drop"`) is removed: '
+            "vLLM ignores it, but another program started by the script may read it",
+        ),
     ),
 )
 
@@ -55,8 +60,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             help = entry.note
         else:
             help = f"vllm {target.version} ignores it; remove it"
-        yield RULE.diag(name_span(lc.file, b.span, name), message, help=help,
-                        fix=migration_fix(lc, b, entry))
+        yield RULE.diag(name_span(lc.file, b.span, name), message, help=help, fix=migration_fix(lc, b, entry))
 
 
 def migration_fix(lc: LaunchContext, b: Any, entry: Any) -> Optional[Fix]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import FileContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import FileContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._fix import _edit_bytes, assignment_line, fix
 from vcfg.lint.rules._util import name_span
@@ -24,8 +24,13 @@ RULE = Rule(
     when_vllm_fails="never: the server runs with the default",
     example="vllm serve m &\nexport VLLM_ENGINE_READY_TIMEOUT_S=1200\n",
     use_instead="export VLLM_ENGINE_READY_TIMEOUT_S=1200\nvllm serve m &\n",
-    fixes=(FixInfo("safe", "the assignment's line moves to just before the last launch, when it is a line "
-                   "of its own and the launch starts its line"),),
+    fixes=(
+        FixInfo(
+            "safe",
+            "the assignment's line moves to just before the last launch, when it is a line "
+            "of its own and the launch starts its line",
+        ),
+    ),
 )
 
 
@@ -59,11 +64,14 @@ def _move(fc: FileContext, ev, last):  # type: ignore[no-untyped-def]
     rng = assignment_line(fc, ev.span)
     data = fc.data
     at = data.rfind(b"\n", 0, last.span.start) + 1
-    if rng is None or data[at:last.span.start].strip() or last.span.file not in ("", fc.path, fc.plan.path):
+    if rng is None or data[at : last.span.start].strip() or last.span.file not in ("", fc.path, fc.plan.path):
         return None
-    line = data[rng[0]:rng[1]].decode("utf-8", "surrogateescape")
+    line = data[rng[0] : rng[1]].decode("utf-8", "surrogateescape")
     if not line.endswith("\n"):
         line += "\n"
-    indent = data[at:last.span.start].decode("utf-8", "surrogateescape")
-    return fix([_edit_bytes(fc, fc.path, at, at, indent + line.lstrip(" \t")),
-                _edit_bytes(fc, fc.path, rng[0], rng[1], "")], "safe", f"move `{ev.name}` before the launch")
+    indent = data[at : last.span.start].decode("utf-8", "surrogateescape")
+    return fix(
+        [_edit_bytes(fc, fc.path, at, at, indent + line.lstrip(" \t")), _edit_bytes(fc, fc.path, rng[0], rng[1], "")],
+        "safe",
+        f"move `{ev.name}` before the launch",
+    )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint.constraints import script_binding
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _kv
 from vcfg.lint.rules._env import is_serve
@@ -30,14 +30,15 @@ RULE = Rule(
     example=(
         "unset FLAGCX_PATH FLAGCX_LIB_PATH\n"
         "vllm serve Qwen/Qwen3-8B --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"FlagCXConnector\",\"kv_role\":\"kv_producer\"}'\n"
+        '  \'{"kv_connector":"FlagCXConnector","kv_role":"kv_producer"}\'\n'
     ),
     use_instead=(
         "export FLAGCX_PATH=/opt/FlagCX\n"
         "vllm serve Qwen/Qwen3-8B --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"FlagCXConnector\",\"kv_role\":\"kv_producer\"}'\n"
+        '  \'{"kv_connector":"FlagCXConnector","kv_role":"kv_producer"}\'\n'
     ),
 )
+
 
 def _names(names: list[str]) -> str:
     return " or ".join(f"`{n}`" for n in names)
@@ -63,8 +64,10 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             if len(unset) == len(group):
                 message = f"`{b.name}` is unset here, and {k.name} needs {_names(group)} at launch"
             else:
-                message = (f"`{b.name}` is unset here and the script sets none of {_names(rest)}; "
-                           f"{k.name} needs one of them at launch")
+                message = (
+                    f"`{b.name}` is unset here and the script sets none of {_names(rest)}; "
+                    f"{k.name} needs one of them at launch"
+                )
             yield RULE.diag(
                 spots[b.name],
                 message,
@@ -73,4 +76,3 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             )
         # a VLLM_PLUGINS list that leaves the plugin out is VC027's: the connector is
         # then not registered at all
-

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.constraints import script_binding
-from vcfg.lint.options import UNKNOWN, option
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.constraints import script_binding
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _kv
 from vcfg.lint.rules._env import is_serve
@@ -32,14 +32,13 @@ RULE = Rule(
     example=(
         "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n"
         "vllm serve Qwen/Qwen3-8B --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\'\n'
     ),
     use_instead=(
         "vllm serve Qwen/Qwen3-8B --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\'\n'
     ),
 )
-
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
@@ -48,8 +47,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     # the variable, the exact text vLLM tests for and the options that exempt a launch
     # (knowledge: settings.toml, with vLLM's sources)
     kb, version = lc.target.knowledge, lc.target.version
-    var, text, exempt_by = (kb.setting(f"expandable-segments.{n}", version)
-                            for n in ("variable", "text", "exempt-options"))
+    var, text, exempt_by = (
+        kb.setting(f"expandable-segments.{n}", version) for n in ("variable", "text", "exempt-options")
+    )
     if var is None or text is None or exempt_by is None:
         return
     name, want = var.value, text.value

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 
 VERSIONS = ">=0.11.2"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 
 RULE = Rule(
@@ -36,8 +36,7 @@ ENTRY = c.Constraint(
     ),
     violated=lambda v: v.max_num_batched_tokens < v.max_num_seqs,
     message=(
-        "`{max_num_batched_tokens.name}` {max_num_batched_tokens} is smaller than "
-        "`{max_num_seqs.name}` {max_num_seqs}"
+        "`{max_num_batched_tokens.name}` {max_num_batched_tokens} is smaller than `{max_num_seqs.name}` {max_num_seqs}"
     ),
     help="raise `--max-num-batched-tokens` to at least {max_num_seqs} or lower `--max-num-seqs`",
 )

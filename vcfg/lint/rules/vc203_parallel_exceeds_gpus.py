@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 
 VERSIONS = ">=0.11.2"
@@ -31,8 +31,7 @@ RULE = Rule(
 
 
 def _world(values: dict[str, Any]) -> dict[str, Any]:
-    factors = [values[k] for k in ("tensor_parallel_size", "pipeline_parallel_size",
-                                   "prefill_context_parallel_size")]
+    factors = [values[k] for k in ("tensor_parallel_size", "pipeline_parallel_size", "prefill_context_parallel_size")]
     shown = [f"`{f.name}` {f}" for f in factors if f.given] or [f"`{factors[0].name}` {factors[0]}"]
     world = factors[0].value * factors[1].value * factors[2].value
     return {"world": world, "factors": " x ".join(shown)}
@@ -51,8 +50,9 @@ ENTRY = c.Constraint(
         c.Operand("nnodes", absent=1, report=False),
         c.Operand("distributed_executor_backend", absent=None, report=False),
     ),
-    violated=lambda v: (v.tensor_parallel_size * v.pipeline_parallel_size
-                        * v.prefill_context_parallel_size) > v.CUDA_VISIBLE_DEVICES,
+    violated=lambda v: (
+        (v.tensor_parallel_size * v.pipeline_parallel_size * v.prefill_context_parallel_size) > v.CUDA_VISIBLE_DEVICES
+    ),
     unless=lambda v: v.nnodes > 1 or v.distributed_executor_backend is not None,
     derive=_world,
     message=(

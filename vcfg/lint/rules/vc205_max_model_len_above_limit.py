@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._model import local_model, name_span, positive_int
 
 #: the override variable as the docs page names it; the check reads it from the
@@ -87,7 +87,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     yield RULE.diag(
         name_span(lc, o),
         f"`{o.name}` {want} is above the model's limit {limit} ({f.max_len_key} in config.json)",
-        help=f"lower it to at most {limit}" + (f", or export {allow}=1 if the model handles longer positions"
-                                               if (allow := _override(lc)) else ""),
+        help=f"lower it to at most {limit}"
+        + (f", or export {allow}=1 if the model handles longer positions" if (allow := _override(lc)) else ""),
         notes=(f"from {m.config_path}",),
     )

@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator
 
+from vcfg.diagnostics import Diagnostic
 from vcfg.errors import VcfgError
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
 from vcfg.lint.options import option
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._model import local_model, name_span, positive_int
 from vcfg.plan import memory
 
@@ -35,21 +35,15 @@ RULE = Rule(
         "cannot hold one sequence of `--max-model-len` tokens, vLLM stops after minutes "
         "of loading. vcfg estimates it as `vcfg plan` does (docs/plan.md) from the model's "
         "config.json, the launch's tensor/pipeline/data parallel sizes and KV cache dtype, "
-        "and the GPU memory set with `gpu-memory = \"141GiB\"` in `[tool.vcfg]` (or "
+        'and the GPU memory set with `gpu-memory = "141GiB"` in `[tool.vcfg]` (or '
         "`.vcfg.toml`); without that setting, or with `--kv-cache-memory-bytes`, it stays "
         "silent. Being an estimate, it is an error only when clearly short (below "
         f"{CLEARLY_SHORT:.0%} of one sequence) and a warning otherwise. Sliding-window and "
         "hybrid models are not checked."
     ),
     when_vllm_fails="after the weights are loaded, when the KV cache is sized",
-    example=(
-        "# .vcfg.toml beside it: gpu-memory = \"80GiB\"\n"
-        "vllm serve ./llama-70b -tp 2 --max-model-len 131072\n"
-    ),
-    use_instead=(
-        "# .vcfg.toml beside it: gpu-memory = \"80GiB\"\n"
-        "vllm serve ./llama-70b -tp 4 --max-model-len 32768\n"
-    ),
+    example=('# .vcfg.toml beside it: gpu-memory = "80GiB"\nvllm serve ./llama-70b -tp 2 --max-model-len 131072\n'),
+    use_instead=('# .vcfg.toml beside it: gpu-memory = "80GiB"\nvllm serve ./llama-70b -tp 4 --max-model-len 32768\n'),
     example_files=(("llama-70b/config.json", _CONFIG), (".vcfg.toml", 'gpu-memory = "80GiB"\n')),
 )
 
@@ -73,8 +67,9 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     fixed = option(lc, "kv_cache_memory_bytes")
     if not fixed.known or fixed.value is not None:
         return  # a fixed KV size ignores the utilization (0.33 config/cache.py:374)
-    sizes = [positive_int(option(lc, d)) for d in ("tensor_parallel_size", "pipeline_parallel_size",
-                                                   "data_parallel_size")]
+    sizes = [
+        positive_int(option(lc, d)) for d in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size")
+    ]
     util = option(lc, "gpu_memory_utilization")
     dtype = option(lc, "kv_cache_dtype")
     if None in sizes or not util.known or not isinstance(dtype.value, str):
@@ -99,10 +94,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             f"{util.value} of {gpu / GIB:.0f} GiB: `{o_len.name}` {want} cannot fit"
         )
     else:
-        message = (
-            f"about {tokens} tokens of KV cache fit per GPU, fewer than one "
-            f"`{o_len.name}` {want} sequence"
-        )
+        message = f"about {tokens} tokens of KV cache fit per GPU, fewer than one `{o_len.name}` {want} sequence"
     notes = (
         f"estimate: {gpu / GIB:.0f} GiB x {util.value} - {weights / GIB:.1f} GiB weights - "
         f"{memory.DEFAULT_RESERVE_BYTES / GIB:.0f} GiB reserve = {max(budget, 0) / GIB:.1f} GiB; "

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.rule import Rule
+from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._model import local_model, name_span
 
 _CONFIG = (

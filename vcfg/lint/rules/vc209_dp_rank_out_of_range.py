@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
 from vcfg.lint.context import LaunchContext
-from vcfg.diagnostics import Diagnostic
 from vcfg.lint.rule import Rule
 
 RULE = Rule(
@@ -55,8 +55,7 @@ RANK = c.Constraint(
         c.Operand("data_parallel_size", convert=c.positive_int),
     ),
     violated=lambda v: v.data_parallel_size > 1 and not 0 <= v.data_parallel_rank < v.data_parallel_size,
-    derive=lambda v: {**_last(v), "what": f"`{v['data_parallel_rank'].name}`",
-                      "value": v["data_parallel_rank"].value},
+    derive=lambda v: {**_last(v), "what": f"`{v['data_parallel_rank'].name}`", "value": v["data_parallel_rank"].value},
     **_BASE,
 )
 
@@ -72,8 +71,11 @@ START = c.Constraint(
     ),
     violated=lambda v: v.data_parallel_size > 1 and not 0 <= v.data_parallel_start_rank < v.data_parallel_size,
     unless=lambda v: v.data_parallel_rank is not None or (v.data_parallel_size_local is None and v.nnodes <= 1),
-    derive=lambda v: {**_last(v), "what": f"`{v['data_parallel_start_rank'].name}`",
-                      "value": v["data_parallel_start_rank"].value},
+    derive=lambda v: {
+        **_last(v),
+        "what": f"`{v['data_parallel_start_rank'].name}`",
+        "value": v["data_parallel_start_rank"].value,
+    },
     **_BASE,
 )
 

@@ -58,7 +58,8 @@ def _entry(versions: str, pcp: bool) -> c.Constraint:
         violated=lambda v: v.nnodes > 1 and world(v) % v.nnodes != 0,
         derive=lambda vals: {"world": world(SimpleNamespace(**{k: x.value for k, x in vals.items()}))},
         message="`{nnodes.name}` {nnodes} does not divide the world size {world} (data x tensor x pipeline"
-                + (" x prefill-context" if pcp else "") + " parallel)",
+        + (" x prefill-context" if pcp else "")
+        + " parallel)",
         help="use a number of nodes that divides {world}, or change the parallel sizes",
     )
 

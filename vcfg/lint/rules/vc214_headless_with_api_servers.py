@@ -17,14 +17,14 @@ RULE = Rule(
     why=(
         "A headless node runs engines only; its API servers run on the head node. `vllm "
         "serve --headless` refuses an `--api-server-count` above 1, and from 0.15.1 any "
-        "count at all (the default became \"unset\"): the count belongs on the head node's "
+        'count at all (the default became "unset"): the count belongs on the head node\'s '
         "launch."
     ),
     when_vllm_fails="when `vllm serve` picks its mode, before the engine starts",
     example="vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-size-local 8 --data-parallel-start-rank 8 \\\n"
-            "  --headless --api-server-count 4\n",
+    "  --headless --api-server-count 4\n",
     use_instead="vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-size-local 8 --data-parallel-start-rank 8 \\\n"
-                "  --headless\n",
+    "  --headless\n",
     sources=(
         "vllm@0.10.2:vllm/entrypoints/cli/serve.py:77",
         "vllm@0.15.1:vllm/entrypoints/cli/serve.py:57",
@@ -38,8 +38,7 @@ def _entry(versions: str, least: int) -> c.Constraint:
         code=RULE.code,
         versions=versions,
         operands=(c.Operand("headless"), c.Operand("api_server_count", given=True)),
-        violated=lambda v: v.headless is True and isinstance(v.api_server_count, int)
-        and v.api_server_count >= least,
+        violated=lambda v: v.headless is True and isinstance(v.api_server_count, int) and v.api_server_count >= least,
         message="`{api_server_count.name}` {api_server_count} with `{headless.name}`: a headless node runs no API server",
         help="drop `--api-server-count` here; set it on the head node's launch",
     )

@@ -6,8 +6,8 @@ from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.constraints import launch_span
-from vcfg.lint.options import Option, option
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import Option, option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
 
@@ -48,8 +48,13 @@ def _given(lc: LaunchContext, dest: str) -> Optional[Option]:
 
 def _modes(lc: LaunchContext, serve_rules: bool) -> Optional[list[tuple[str, Any]]]:
     """(mode, the word that asks for it) for each mode the launch asks for."""
-    names = ("data_parallel_external_lb", "data_parallel_hybrid_lb", "data_parallel_multi_port_external_lb",
-             "data_parallel_rank", "data_parallel_start_rank")
+    names = (
+        "data_parallel_external_lb",
+        "data_parallel_hybrid_lb",
+        "data_parallel_multi_port_external_lb",
+        "data_parallel_rank",
+        "data_parallel_start_rank",
+    )
     vals = {n: option(lc, n, absent=None).value for n in names}
     if any(v is not None and not isinstance(v, (bool, int)) for v in vals.values()):
         return None  # unknown
@@ -91,5 +96,5 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         at,
         f"more than one data-parallel load-balancing mode: {asked}",
         help="choose one: an explicit rank per launch (external), a start rank with a local size per node "
-             "(hybrid), or neither (internal)",
+        "(hybrid), or neither (internal)",
     )

@@ -36,11 +36,13 @@ ENTRY = c.Constraint(
         c.Operand("data_parallel_rank", report=False),
         c.Operand("data_parallel_external_lb", absent=False, report=False),
     ),
-    violated=lambda v: isinstance(v.data_parallel_size_local, int) and v.data_parallel_size_local > v.data_parallel_size,
+    violated=lambda v: (
+        isinstance(v.data_parallel_size_local, int) and v.data_parallel_size_local > v.data_parallel_size
+    ),
     # an external rank pins the local size to 1 first (VC219 reports another value)
     unless=lambda v: v.data_parallel_rank is not None or v.data_parallel_external_lb is True,
     message="`{data_parallel_size_local.name}` {data_parallel_size_local} is above `{data_parallel_size.name}` "
-            "{data_parallel_size}: a node cannot run more ranks than there are",
+    "{data_parallel_size}: a node cannot run more ranks than there are",
     help="`--data-parallel-size` is the ranks of all nodes; `--data-parallel-size-local` those on this node",
 )
 

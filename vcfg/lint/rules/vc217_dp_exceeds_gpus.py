@@ -6,8 +6,8 @@ from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.constraints import device_ids, launch_span, script_binding
-from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
 from vcfg.lint.rules._dp import view
@@ -69,5 +69,5 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         f"{len(ranks)} local data-parallel ranks x {world} GPUs each need {need} GPUs but "
         f"`CUDA_VISIBLE_DEVICES={b.value.text}` makes {visible} visible",
         help=f"list {need} GPUs, lower `--data-parallel-size-local` to {visible // world}, or spread the ranks "
-             "over more nodes",
+        "over more nodes",
     )

@@ -42,8 +42,9 @@ ENTRY = c.Constraint(
         c.Operand("data_parallel_external_lb"),
         c.Operand("data_parallel_rank"),
     ),
-    violated=lambda v: v.data_parallel_size <= 1 and (v.data_parallel_external_lb is True
-                                                      or v.data_parallel_rank is not None),
+    violated=lambda v: (
+        v.data_parallel_size <= 1 and (v.data_parallel_external_lb is True or v.data_parallel_rank is not None)
+    ),
     message="external data-parallel load balancing with `{data_parallel_size.name}` {data_parallel_size}",
     help="set `--data-parallel-size` to the number of ranks of the group, or drop the rank and external LB",
 )

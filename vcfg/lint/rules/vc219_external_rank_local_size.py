@@ -40,13 +40,15 @@ ENTRY = c.Constraint(
         c.Operand("data_parallel_size_local", given=True),
         c.Operand("data_parallel_hybrid_lb", report=False),
     ),
-    violated=lambda v: (v.data_parallel_external_lb is True or v.data_parallel_rank is not None)
-    and v.data_parallel_size_local not in (1, None),
+    violated=lambda v: (
+        (v.data_parallel_external_lb is True or v.data_parallel_rank is not None)
+        and v.data_parallel_size_local not in (1, None)
+    ),
     # VC218 reports a size of 1, VC215 the hybrid switch beside an external rank (both
     # are refused before this check)
     unless=lambda v: v.data_parallel_size <= 1 or v.data_parallel_hybrid_lb is True,
     message="`{data_parallel_size_local.name}` {data_parallel_size_local} with an external data-parallel rank: "
-            "external load balancing runs one rank per launch",
+    "external load balancing runs one rank per launch",
     help="drop `--data-parallel-size-local` (or set it to 1), or use `--data-parallel-start-rank` for hybrid LB",
 )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span, value_span_of
 

@@ -6,8 +6,8 @@ from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
-from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
 
@@ -31,8 +31,7 @@ RULE = Rule(
     when_vllm_fails="never: a warning at start-up, then a different all2all backend",
     example="vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel --all2all-backend pplx\n",
     use_instead=(
-        "vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel "
-        "--all2all-backend deepep_high_throughput\n"
+        "vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel --all2all-backend deepep_high_throughput\n"
     ),
     sources=(
         "vllm@0.17.1:vllm/config/parallel.py:345",
@@ -46,8 +45,7 @@ ENTRY = c.Constraint(
     operands=(c.Operand("all2all_backend", given=True),),
     violated=lambda v: v.all2all_backend in GONE,
     message="the `{all2all_backend}` all2all backend is gone: vLLM runs `allgather_reducescatter` instead",
-    help="choose a backend this release has (e.g. deepep_high_throughput, deepep_low_latency, "
-         "allgather_reducescatter)",
+    help="choose a backend this release has (e.g. deepep_high_throughput, deepep_low_latency, allgather_reducescatter)",
 )
 
 

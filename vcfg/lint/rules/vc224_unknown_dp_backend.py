@@ -6,8 +6,8 @@ from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
-from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import span
 

@@ -21,9 +21,9 @@ RULE = Rule(
     ),
     when_vllm_fails="when the engine arguments are turned into a config, before any worker starts",
     example="vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-size-local 8 --data-parallel-start-rank 8 \\\n"
-            "  --headless --data-parallel-hybrid-lb\n",
+    "  --headless --data-parallel-hybrid-lb\n",
     use_instead="vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-size-local 8 --data-parallel-start-rank 8 \\\n"
-                "  --headless\n",
+    "  --headless\n",
     sources=(
         "vllm@0.10.2:vllm/engine/arg_utils.py:1221",
         "vllm@0.11.2:vllm/engine/arg_utils.py:1457",

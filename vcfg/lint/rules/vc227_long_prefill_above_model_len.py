@@ -53,8 +53,10 @@ def _entry(versions: str, **kw) -> c.Constraint:  # type: ignore[no-untyped-def]
 # `if self.max_num_partial_prefills > 1`
 ENTRIES = (
     _entry(">=0.27.1"),
-    _entry(">=0.13.0,<0.27.1", unless=lambda v: not (isinstance(v.max_num_partial_prefills, int)
-                                                       and v.max_num_partial_prefills > 1)),
+    _entry(
+        ">=0.13.0,<0.27.1",
+        unless=lambda v: not (isinstance(v.max_num_partial_prefills, int) and v.max_num_partial_prefills > 1),
+    ),
 )
 
 

@@ -25,12 +25,12 @@ RULE = Rule(
     when_vllm_fails="when the engine config is built, before the model loads",
     example=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}' \\\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\' \\\n'
         "  --kv-transfer-config.kv_port 5601\n"
     ),
     use_instead=(
         "vllm serve facebook/opt-125m \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_port\":5601}'\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both","kv_port":5601}\'\n'
     ),
     sources=(
         "vllm@0.13.0:vllm/distributed/kv_transfer/kv_connector/factory.py:108",

@@ -26,7 +26,7 @@ RULE = Rule(
     example="vllm serve Qwen/Qwen3-8B --per-request-spec-decode-metrics summary\n",
     use_instead=(
         "vllm serve Qwen/Qwen3-8B --per-request-spec-decode-metrics summary \\\n"
-        "  --speculative-config '{\"method\":\"ngram\",\"num_speculative_tokens\":3,\"prompt_lookup_max\":4}'\n"
+        '  --speculative-config \'{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\'\n'
     ),
     sources=("vllm@0.33.0:vllm/config/vllm.py:1734",),
 )

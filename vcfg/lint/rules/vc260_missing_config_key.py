@@ -19,12 +19,12 @@ RULE = Rule(
         "A JSON-valued option becomes one of vLLM's config classes, and a field of that "
         "class without a default must be given: `--watermark-config` needs its secret "
         "`key`. vLLM builds the class with the JSON's keys when it builds the engine "
-        "config and stops with \"field required\". The catalog records which fields have "
+        'config and stops with "field required". The catalog records which fields have '
         "no default (`required`), per release."
     ),
     when_vllm_fails="when the engine config is built, before the model loads",
-    example="vllm serve Qwen/Qwen3-8B --watermark-config '{\"algorithm\": \"gumbel\"}'\n",
-    use_instead="vllm serve Qwen/Qwen3-8B --watermark-config '{\"key\": 42, \"algorithm\": \"gumbel\"}'\n",
+    example='vllm serve Qwen/Qwen3-8B --watermark-config \'{"algorithm": "gumbel"}\'\n',
+    use_instead='vllm serve Qwen/Qwen3-8B --watermark-config \'{"key": 42, "algorithm": "gumbel"}\'\n',
     sources=(
         "vllm@0.33.0:vllm/config/watermarking.py:30",
         "vllm@0.33.0:vllm/engine/arg_utils.py:2196",

@@ -7,8 +7,8 @@ from typing import Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.rule import Rule
 from vcfg.lint.options import option
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._model import Model, local_model, span_of_value
 
 VERSIONS = ">=0.33.0"

@@ -7,8 +7,8 @@ from typing import Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.rule import Rule
 from vcfg.lint.options import option
+from vcfg.lint.rule import Rule
 from vcfg.lint.rules._model import Model, local_model, name_span, positive_int
 
 VERSIONS = ">=0.11.2"  # as VC201: before, vLLM turned chunked prefill back on
@@ -46,8 +46,7 @@ RULE = Rule(
     when_vllm_fails="when the scheduler config is built, after the model's config is read",
     example="vllm serve ./qwen3-8b --no-enable-chunked-prefill --max-num-batched-tokens 8192\n",
     use_instead=(
-        "vllm serve ./qwen3-8b --no-enable-chunked-prefill --max-num-batched-tokens 8192 "
-        "--max-model-len 8192\n"
+        "vllm serve ./qwen3-8b --no-enable-chunked-prefill --max-num-batched-tokens 8192 --max-model-len 8192\n"
     ),
     example_files=(("qwen3-8b/config.json", _CONFIG),),
     sources=(
@@ -117,8 +116,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     length, source = got
     yield RULE.diag(
         name_span(lc, bt),
-        f"`{bt.name}` {budget} is smaller than the model's length {length} "
-        f"({source}) with chunked prefill off",
+        f"`{bt.name}` {budget} is smaller than the model's length {length} ({source}) with chunked prefill off",
         help=f"raise it to at least {length}, give a smaller `--max-model-len`, or leave chunked prefill on",
         notes=(f"from {m.config_path}",),
     )

@@ -44,23 +44,20 @@ RULE = Rule(
     severity="error",
     versions=VERSIONS,
     why=(
-        "`\"method\": \"mtp\"` drafts tokens with the extra multi-token-prediction layers "
+        '`"method": "mtp"` drafts tokens with the extra multi-token-prediction layers '
         "some checkpoints ship (DeepSeek-V3, GLM-4.5, Qwen3-Next, MiMo, ...), taken from the "
         "served model itself. A model without such layers has nothing to draft with, and "
         "vLLM stops with an unsupported speculative method. vcfg checks this when the model "
         "is a local directory or in the Hugging Face cache and its config.json names no "
         "MTP or next-n layers and is of no model type vLLM's MTP set-up knows; give a "
-        "separate draft model (`\"model\"`) or another method (`ngram`, `eagle3`)."
+        'separate draft model (`"model"`) or another method (`ngram`, `eagle3`).'
     ),
     when_vllm_fails="when the speculative config is built, after the model's config is read",
-    example=(
-        "vllm serve ./qwen3-8b \\\n"
-        "  --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'\n"
-    ),
+    example=('vllm serve ./qwen3-8b \\\n  --speculative-config \'{"method": "mtp", "num_speculative_tokens": 1}\'\n'),
     use_instead=(
         "vllm serve ./qwen3-8b \\\n"
-        "  --speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 3, "
-        "\"prompt_lookup_max\": 4}'\n"
+        '  --speculative-config \'{"method": "ngram", "num_speculative_tokens": 3, '
+        '"prompt_lookup_max": 4}\'\n'
     ),
     example_files=(("qwen3-8b/config.json", _CONFIG),),
     sources=(
@@ -118,8 +115,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         return
     yield RULE.diag(
         value_span_of(lc, ov, "method"),
-        f"speculative method `mtp` for a model without MTP layers: {m.facts.model_type} "
-        "config.json names none",
+        f"speculative method `mtp` for a model without MTP layers: {m.facts.model_type} config.json names none",
         help="name a draft model in `model`, or use another method such as `ngram` or `eagle3`",
         notes=(f"from {m.config_path}",),
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _args, _hosts, _kv, _pd
 
@@ -32,16 +32,16 @@ RULE = Rule(
     when_vllm_fails="never at start-up: requests hang, fail, or recompute the prefill on decode",
     example=(
         "CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve Qwen/Qwen3-8B --port 8100 \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}\' &\n'
         "CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve Qwen/Qwen3-8B --port 8200 \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}\' &\n'
         "python3 toy_proxy_server.py --port 8000 --prefiller-ports 8100 --decoder-ports 8200\n"
     ),
     use_instead=(
         "CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve Qwen/Qwen3-8B --port 8100 \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}' &\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\' &\n'
         "CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve Qwen/Qwen3-8B --port 8200 \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}\' &\n'
         "python3 toy_proxy_server.py --port 8000 --prefiller-ports 8100 --decoder-ports 8200\n"
     ),
 )
@@ -59,18 +59,24 @@ def _per_launch(lc: LaunchContext, k: _kv.Kv, r: Any, side: Any) -> Iterator[Dia
     if role not in ("kv_producer", "kv_consumer", "kv_both"):
         return  # not a role at all: VC025 reports it against the field's choices
     if r.reads_role and role not in r.prefill and role not in r.decode:
-        yield RULE.diag(at, f"`kv_role` `{role}` fits neither a prefill nor a decode instance of {k.name}",
-                        help=want, notes=_notes(r))
+        yield RULE.diag(
+            at,
+            f"`kv_role` `{role}` fits neither a prefill nor a decode instance of {k.name}",
+            help=want,
+            notes=_notes(r),
+        )
     elif side is not None and r.reads_role and role not in getattr(r, side.side):
         yield RULE.diag(
             at,
             f"the proxy at {_hosts.where(lc, side.proxy)} sends {side.side} requests here, but "
             f"`kv_role` `{role}` is not a {side.side} role for {k.name}",
-            help=want, notes=_notes(r),
+            help=want,
+            notes=_notes(r),
         )
     elif role in r.deprecated:
-        yield RULE.diag(at, f"`kv_role` `{role}` is deprecated for {k.name}", help=want,
-                        notes=_notes(r), severity="warning")
+        yield RULE.diag(
+            at, f"`kv_role` `{role}` is deprecated for {k.name}", help=want, notes=_notes(r), severity="warning"
+        )
 
 
 def _proxy_word(proxy: LaunchContext, script: str) -> Any:
@@ -88,7 +94,8 @@ def _proxies(run: RunContext, sides: dict[int, Any]) -> Iterator[Diagnostic]:
             routed.setdefault(id(sides[id(lc)].proxy), []).append(lc)
     for proxy in _hosts.proxies(run):
         mine = routed.get(id(proxy)) or [
-            lc for lc in _pd.by_file(run).get(proxy.path, []) if lc.inv.kind == "serve" and lc.args is not None]
+            lc for lc in _pd.by_file(run).get(proxy.path, []) if lc.inv.kind == "serve" and lc.args is not None
+        ]
         names = sorted({k.name for lc in mine if (k := _kv.kv(lc)) is not None})
         for name in names:
             f = _kv.facts(mine[0], name)
@@ -102,8 +109,7 @@ def _proxies(run: RunContext, sides: dict[int, Any]) -> Iterator[Diagnostic]:
                 yield RULE.diag(
                     _args.span(proxy, w.span),
                     f"{script} does not work as the proxy of {name}",
-                    help=(f"use a proxy that fits {name}, such as {good}" if good
-                          else f"use a proxy that fits {name}"),
+                    help=(f"use a proxy that fits {name}, such as {good}" if good else f"use a proxy that fits {name}"),
                     notes=(f"{name} needs {f.proxy}",) if f.proxy else (),
                 )
 
@@ -144,8 +150,7 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
                 continue
             yield RULE.diag(
                 _kv.role_span(lc, k),
-                f"no instance of this run can {side}: {name} {side} instances need "
-                f"`kv_role` {_kv.fmt_roles(fits)}",
+                f"no instance of this run can {side}: {name} {side} instances need `kv_role` {_kv.fmt_roles(fits)}",
                 help=f"set `kv_role` to {_kv.fmt_roles(fits)} on the {side} instances",
                 notes=_notes(r),
             )

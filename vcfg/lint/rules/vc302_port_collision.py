@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import RunContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import RunContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _hosts, _ports
 
@@ -72,8 +72,7 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
                 port = _clash(a, b)
                 if port is not None:
                     reported.add(i)
-                    yield RULE.diag(b.span, f"{b.what} {port} is also this instance's {a.what}",
-                                    help=_help(b))
+                    yield RULE.diag(b.span, f"{b.what} {port} is also this instance's {a.what}", help=_help(b))
                     break
         for other in near.before(lc):
             if len(reported) == len(mine):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.options import option
-from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Diagnostic, Span
+from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _hosts, _kv, _pd
 from vcfg.lint.rules._args import span
@@ -30,16 +30,16 @@ RULE = Rule(
     when_vllm_fails="never at start-up: at the first transfer, or as wrong output",
     example=(
         "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B --port 8100 --block-size 16 --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}' &\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\' &\n'
         "CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve Qwen/Qwen3-8B --port 8200 --block-size 32 \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}\' &\n'
         "wait\n"
     ),
     use_instead=(
         "CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B --port 8100 --block-size 16 --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}' &\n"
+        '  \'{"kv_connector":"NixlConnector","kv_role":"kv_producer"}\' &\n'
         "CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5700 vllm serve Qwen/Qwen3-8B --port 8200 --block-size 16 \\\n"
-        "  --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}' &\n"
+        '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}\' &\n'
         "wait\n"
     ),
 )
@@ -96,8 +96,7 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
             if a is None or b is None or a.value == b.value:
                 continue
             # point at the decode side's word, else the prefill side's
-            here, mine, theirs, other, role = (d, b, a, p, "prefill") if b.at is not None \
-                else (p, a, b, d, "decode")
+            here, mine, theirs, other, role = (d, b, a, p, "prefill") if b.at is not None else (p, a, b, d, "decode")
             if mine.at is None:
                 continue
             seen.add((id(d), what))

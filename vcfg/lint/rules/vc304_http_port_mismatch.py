@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.options import option
-from vcfg.lint.context import LaunchContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _kv
 from vcfg.lint.rules._args import value_span_of
@@ -25,15 +25,16 @@ RULE = Rule(
     when_vllm_fails="at the first request the proxy routes (connection refused, or the wrong instance)",
     example=(
         "vllm serve Qwen/Qwen3-8B --port 20002 --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"MoRIIOConnector\",\"kv_role\":\"kv_consumer\","
-        "\"kv_connector_extra_config\":{\"http_port\":\"20001\"}}'\n"
+        '  \'{"kv_connector":"MoRIIOConnector","kv_role":"kv_consumer",'
+        '"kv_connector_extra_config":{"http_port":"20001"}}\'\n'
     ),
     use_instead=(
         "vllm serve Qwen/Qwen3-8B --port 20002 --kv-transfer-config \\\n"
-        "  '{\"kv_connector\":\"MoRIIOConnector\",\"kv_role\":\"kv_consumer\","
-        "\"kv_connector_extra_config\":{\"http_port\":\"20002\"}}'\n"
+        '  \'{"kv_connector":"MoRIIOConnector","kv_role":"kv_consumer",'
+        '"kv_connector_extra_config":{"http_port":"20002"}}\'\n'
     ),
 )
+
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     """Each extra-config key whose knowledge fact says ``equals_option = "port"``

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _hosts, _ports
 from vcfg.lint.rules._args import span

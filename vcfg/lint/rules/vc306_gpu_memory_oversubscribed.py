@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from vcfg.lint.constraints import launch_span, script_binding
-from vcfg.lint.options import UNKNOWN, option
-from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.diagnostics import Diagnostic, Span
+from vcfg.lint.constraints import launch_span, script_binding
+from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.options import UNKNOWN, option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _hosts, _ports
 from vcfg.lint.rules._args import span
@@ -75,8 +75,9 @@ def _num(x: float) -> str:
 _ENOUGH = 5
 
 
-def _sharing(near: Iterator[LaunchContext], mine: Any, share: float,
-             info: dict[int, tuple[Any, Optional[float]]]) -> tuple[list[LaunchContext], bool]:
+def _sharing(
+    near: Iterator[LaunchContext], mine: Any, share: float, info: dict[int, tuple[Any, Optional[float]]]
+) -> tuple[list[LaunchContext], bool]:
     """The earlier launches sharing a GPU of ``mine`` (with a known share), and whether
     the reading stopped early: once every GPU of ``mine`` has `_ENOUGH` of them and
     their shares add up past 1, the others change nothing but the count."""
@@ -113,10 +114,15 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
                 # at most four others by name: a message does not grow with the script
                 shown, more = others[:4], len(others) - 4
                 tail = " and more" if cut else f" and {more} more" if more > 0 else ""
-                shares = (f"{_num(share)} + {_num(total - share)} (the first {len(others)} others) + ..." if cut else
-                          " + ".join(_num(s) for s in [*(s for _, s in shown), share]) if more <= 0 else
-                          f"{_num(share)} + {len(others)} x {_num(others[0][1])}" if len({s for _, s in others}) == 1
-                          else f"{_num(share)} + {_num(total - share)} ({len(others)} others)")
+                shares = (
+                    f"{_num(share)} + {_num(total - share)} (the first {len(others)} others) + ..."
+                    if cut
+                    else " + ".join(_num(s) for s in [*(s for _, s in shown), share])
+                    if more <= 0
+                    else f"{_num(share)} + {len(others)} x {_num(others[0][1])}"
+                    if len({s for _, s in others}) == 1
+                    else f"{_num(share)} + {_num(total - share)} ({len(others)} others)"
+                )
                 places = ", ".join(_hosts.where(lc, o) for o, _ in shown) + tail
                 launches = "launch" if len(others) == 1 else "launches"
                 yield RULE.diag(

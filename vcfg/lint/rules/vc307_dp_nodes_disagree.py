@@ -7,8 +7,8 @@ from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.constraints import launch_span
-from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _dp, _hosts
 from vcfg.lint.rules._args import span
@@ -34,7 +34,7 @@ RULE = Rule(
     ),
     when_vllm_fails="at start-up: the head waits for engines that never register (timeout), or the first collective hangs",
     example=(
-        "if [ \"$NODE_RANK\" = 0 ]; then\n"
+        'if [ "$NODE_RANK" = 0 ]; then\n'
         "  vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-size-local 8 \\\n"
         "    --data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345 --enable-expert-parallel\n"
         "else\n"
@@ -43,7 +43,7 @@ RULE = Rule(
         "fi\n"
     ),
     use_instead=(
-        "if [ \"$NODE_RANK\" = 0 ]; then\n"
+        'if [ "$NODE_RANK" = 0 ]; then\n'
         "  vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-size-local 8 \\\n"
         "    --data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345 --enable-expert-parallel\n"
         "else\n"

@@ -6,8 +6,8 @@ from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.constraints import launch_span
-from vcfg.lint.options import option
 from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules import _dp, _hosts
 from vcfg.lint.rules._args import span
@@ -30,14 +30,14 @@ RULE = Rule(
     ),
     when_vllm_fails="at start-up: the head waits for a missing rank until it times out, or two engines claim one rank",
     example=(
-        "case \"$NODE\" in\n"
+        'case "$NODE" in\n'
         "  0) vllm serve deepseek-ai/DeepSeek-V3 -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 ;;\n"
         "  1) vllm serve deepseek-ai/DeepSeek-V3 -dp 16 -dpl 8 --data-parallel-start-rank 4 \\\n"
         "       --data-parallel-address 10.0.0.1 --headless ;;\n"
         "esac\n"
     ),
     use_instead=(
-        "case \"$NODE\" in\n"
+        'case "$NODE" in\n'
         "  0) vllm serve deepseek-ai/DeepSeek-V3 -dp 16 -dpl 8 --data-parallel-address 10.0.0.1 ;;\n"
         "  1) vllm serve deepseek-ai/DeepSeek-V3 -dp 16 -dpl 8 --data-parallel-start-rank 8 \\\n"
         "       --data-parallel-address 10.0.0.1 --headless ;;\n"
