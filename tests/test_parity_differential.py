@@ -82,6 +82,15 @@ LATER_STAGE: list[tuple[str, Optional[str], str, str]] = [
     ),
     ("VC027", None, "engine start-up", "an unregistered connector is looked up when the KV connector is created"),
     (
+        "VC231",
+        None,
+        "engine start-up",
+        "the scheduler creates the connector for any --kv-transfer-config "
+        "(v1/core/sched/scheduler.py:111 @0.13.0, :175 @0.33.0) and one without kv_connector "
+        "stops it: 'Connector name is not set' (kv_connector/factory.py:108 @0.13.0); 0.33 "
+        "already fails in the engine config",
+    ),
+    (
         "VC014",
         r"^--reasoning-parser$",
         "start-up, once the engine runs (0.13)",
@@ -103,6 +112,14 @@ PLATFORM_ONLY: dict[str, str] = {
     r"only available on (CUDA|ROCm)": "a backend of another platform",
     r"requires NVIDIA": "a CUDA-only feature",
     r"invalid choice: 'cuda'": "the accelerator's device type among the choices (the CPU oracle has none)",
+    r"prefix-cache on the CPU backend is not compatible": (
+        "the CPU platform refuses any KV cache dtype but auto with chunked prefill or prefix "
+        "caching (platforms/cpu.py:196 @0.13.0)"
+    ),
+    r"Too large swap space": (
+        "the oracle machine's memory: 4 GiB of swap per GPU of the node against the host's RAM "
+        "(config/cache.py:229 @0.13.0), which vcfg cannot know"
+    ),
 }
 
 #: known disagreements: pattern on "<kind> <subject> <oracle message>" -> reason.  Each

@@ -141,6 +141,14 @@ def test_dcp_not_dividing_tp(tmp_path, version):
     assert lint(tmp_path, serve("-dcp 2 -tp 4"), version) == []
 
 
+def test_negative_dcp_before_the_field_bound(tmp_path):
+    # 0.13 asserts tp % dcp == 0 on the raw ints (1 % -5 is -4); from 0.23 the field's
+    # ge=1 bound refuses it first (VC006), and VC226 says nothing more
+    text = serve("-dcp -5")
+    assert lint(tmp_path, text, "0.13.0") == [("VC226", 1, col(text, "-dcp"), "error")]
+    assert [f[0] for f in lint(tmp_path, text, "0.33.0")] == ["VC006"]
+
+
 def test_dcp_with_prefill_context_parallel_is_left_alone(tmp_path):
     # with PCP > 1 vLLM 0.33 checks other sizes (config/parallel.py:601): not judged
     assert lint(tmp_path, serve("-dcp 4 -tp 2 --prefill-context-parallel-size 2"), "0.33.0") == []

@@ -16,13 +16,17 @@ RULE = Rule(
     summary="a KV transfer config without `kv_connector`",
     severity="error",
     why=(
-        "Once a `--kv-transfer-config` is given, vLLM looks its connector class up while "
-        "it builds the engine config (the KV cache layout asks the connector), and a config "
+        "Once a `--kv-transfer-config` is given, vLLM creates its connector: the scheduler "
+        "does for any KV transfer config when the engine starts, and from 0.33 the engine "
+        "config already looks the connector class up (the KV cache layout asks it). A config "
         "without `kv_connector` has none to look up. The usual cause is dotted keys: "
         "`--kv-transfer-config.kv_port 5601` after a JSON `--kv-transfer-config` is not "
         "merged into that JSON, it replaces it, and the connector is gone."
     ),
-    when_vllm_fails="when the engine config is built, before the model loads",
+    when_vllm_fails=(
+        "when the engine config is built (0.33), else when the engine starts and its scheduler "
+        "creates the connector; before the model loads either way"
+    ),
     example=(
         "vllm serve facebook/opt-125m \\\n"
         '  --kv-transfer-config \'{"kv_connector":"NixlConnector","kv_role":"kv_both"}\' \\\n'
@@ -34,6 +38,8 @@ RULE = Rule(
     ),
     sources=(
         "vllm@0.13.0:vllm/distributed/kv_transfer/kv_connector/factory.py:108",
+        "vllm@0.13.0:vllm/v1/core/sched/scheduler.py:111",
+        "vllm@0.33.0:vllm/v1/core/sched/scheduler.py:175",
         "vllm@0.33.0:vllm/distributed/kv_transfer/kv_connector/factory.py:102",
         "vllm@0.33.0:vllm/distributed/kv_transfer/kv_connector/utils.py:57",
     ),
@@ -58,7 +64,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             help = "put every key in the one JSON value, or give every key (kv_connector too) as a dotted key"
         yield RULE.diag(
             span(lc, ov.value_span or ov.span),
-            f"`{ov.option}` names no `{CONNECTOR}`: vllm cannot build the engine config",
+            f"`{ov.option}` names no `{CONNECTOR}`: vllm cannot create the connector",
             help=help,
             notes=notes,
         )
