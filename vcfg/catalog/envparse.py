@@ -10,14 +10,14 @@ Python conversions vLLM applies (``int``, ``float``, ``json.loads``), never vLLM
 from __future__ import annotations
 
 import json
-import re
 from typing import Optional
 
 from vcfg.catalog.model import EnvVar
+from vcfg.regex import lazy
 
 # A scheme followed by "://": what get_vllm_port's URL parser reports as a scheme
 # (0.33.0 envs.py:518-545, urllib3.util.parse_url; 0.10.0 envs.py:168 urlparse).
-_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_URI = lazy(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _MAX_SHOWN = 60
 _MAX_CHOICES = 12
 

@@ -21,17 +21,17 @@ immutable named tuple (``vcfg.records.tuple_record``), cheap to import and to bu
 from __future__ import annotations
 
 import bisect
-import re
 from typing import Any, Optional
 
 from vcfg.records import tuple_record
+from vcfg.regex import lazy
 from vcfg.span import Span, join_spans  # the launch readers import them from here too
 
 #: tuple.__new__: builds a NamedTuple without its Python-level __new__ (hot paths).
 _new = tuple.__new__
 
 
-_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+_LINE_BREAK_BYTES = lazy(rb"\r\n|\r|\n")
 
 
 class LineIndex:

@@ -92,6 +92,7 @@ from vcfg.launch.shell_words import (
     mask_holes,
     unmask_holes,
 )
+from vcfg.regex import lazy
 
 #: Loops with a known list of at most this many values are unrolled.
 MAX_UNROLL = 64
@@ -115,7 +116,7 @@ MAX_PATHS = 8
 from vcfg.fileio import MAX_BYTES  # noqa: E402
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
+_INT_RE = lazy(r"\s*[-+]?\d+\s*\Z")
 _STMT_TYPES = frozenset(
     {
         "command",
@@ -150,7 +151,7 @@ _EXPANSION_TYPES = frozenset(
     }
 )
 
-_BLANK_AFTER_BACKSLASH = re.compile(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
+_BLANK_AFTER_BACKSLASH = lazy(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
 
 
 def _logical_line_end(data: bytes, start: int) -> int:
@@ -176,7 +177,7 @@ _INT_TESTS: dict[str, Callable[[int, int], bool]] = {
     "-gt": lambda a, b: a > b,
     "-ge": lambda a, b: a >= b,
 }
-_NAME_AT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_AT = lazy(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 # --------------------------------------------------------------------------- interpreter
@@ -3167,7 +3168,7 @@ def parse_file(path: str, **kw: Any) -> LaunchPlan:
     return parse_script(data, path, **kw)
 
 
-_FENCE_RE = re.compile(r"^([ \t>]*)(`{3,}|~{3,})[ \t]*([^`\s{]*)")
+_FENCE_RE = lazy(r"^([ \t>]*)(`{3,}|~{3,})[ \t]*([^`\s{]*)")
 #: fenced block languages read as shell; problems are reported only for the first four
 _SHELL_LANGS = {"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession", "text", ""}
 _STRICT_LANGS = {"bash", "sh", "shell", "zsh"}

@@ -9,8 +9,9 @@ from typing import Any, Callable, Optional
 
 from vcfg.launch.shell_state import _Ctx
 from vcfg.launch.shell_words import _Acc, _synth
+from vcfg.regex import lazy
 
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_NAME_RE = lazy(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class Arith:
@@ -188,7 +189,7 @@ class Arith:
         return None
 
 
-_ARITH_TOKEN = re.compile(
+_ARITH_TOKEN = lazy(
     r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)|\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?|"
     r"(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~&|^]))"
 )

@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 
 from vcfg.launch.model import BENCH_SERVE, DYNAMO, PROXY, SERVE, VLLM_OTHER, Upstream, Word
 from vcfg.records import tuple_record
+from vcfg.regex import lazy
 
 
 @tuple_record
@@ -97,7 +98,7 @@ _PY_RE = re.compile(r"python(\d+(\.\d+)?)?\Z")
 _PROXY_RE = re.compile(r"proxy|router", re.I)
 #: packages of other inference servers whose routers are not in front of vLLM
 _OTHER_ENGINES = frozenset({"sglang", "sglang_router", "tensorrt_llm", "lmdeploy", "text_generation_server"})
-_UPSTREAM_RE = re.compile(r"--(prefill|prefiller|decode|decoder)s?(?:[-_](host|port|url|addr|address)s?)?\Z")
+_UPSTREAM_RE = lazy(r"--(prefill|prefiller|decode|decoder)s?(?:[-_](host|port|url|addr|address)s?)?\Z")
 #: ``{your model directory}``, ``{model_path}``: words, no JSON, no brace expansion
 _PLACEHOLDER_RE = re.compile(r"\{[A-Za-z][A-Za-z0-9_ ./-]*\}\Z")
 #: commands that stop background jobs (where a function body runs them matters)

@@ -9,6 +9,7 @@ import re
 from typing import Any, Iterable, Optional
 
 from vcfg.launch.model import Hole, Run, Span, Word
+from vcfg.regex import lazy
 
 
 def _hole_word(reason: str, span: Span, may_split: bool = False, raw: str = "") -> Word:
@@ -128,7 +129,7 @@ class _Acc:
 #: a string bash re-parses (``eval``, ``bash -c``) is read with each unknown part replaced
 #: by this variable, whose value is that unknown part (`mask_holes`, `unmask_holes`)
 HOLE_MARK = "${__vcfg_hole_"
-_HOLE_MARK_RE = re.compile(r"\$\{__vcfg_hole_(\d+)\}")
+_HOLE_MARK_RE = lazy(r"\$\{__vcfg_hole_(\d+)\}")
 
 
 def _cut(w: Word, a: int, b: int, with_end: bool) -> Word:
@@ -197,7 +198,7 @@ _ANSI = {
     "?": "?",
 }
 
-_BRACE_RANGE = re.compile(rb"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\Z|([A-Za-z])\.\.([A-Za-z])\Z")
+_BRACE_RANGE = lazy(rb"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\Z|([A-Za-z])\.\.([A-Za-z])\Z")
 
 
 def _brace_expand(raw: bytes, base: int, depth: int = 0) -> Optional[list[list[Any]]]:
@@ -275,7 +276,7 @@ def _assume(w: Word, note: str) -> Word:
     return Word(w.value, w.span, w.raw, w.runs, w.holes, w.quoted, w.assumptions + (note,))
 
 
-_PRINTF_SPEC = re.compile(r"%([-+ 0#]*)(\d*)(?:\.(\d+))?([diouxXsc%])")
+_PRINTF_SPEC = lazy(r"%([-+ 0#]*)(\d*)(?:\.(\d+))?([diouxXsc%])")
 _PRINTF_ESC = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "r": "\r", "v": "\v", "f": "\f", "e": "\x1b"}
 
 

@@ -32,12 +32,11 @@ from typing import Any, Optional
 
 from vcfg.errors import VcfgError
 from vcfg.records import field, record
+from vcfg.regex import lazy
 
 #: ``[tool.vcfg]``, ``[tool.vcfg.x]``, ``tool.vcfg.x = ...``, or ``vcfg = {...}`` /
 #: ``vcfg.x = ...`` under ``[tool]``: any way TOML can spell the table starts a line so.
-_MENTIONS_TOOL_VCFG = re.compile(
-    r"""^\s*(\[\[?\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M
-)
+_MENTIONS_TOOL_VCFG = lazy(r"""^\s*(\[\[?\s*tool\s*\.\s*["']?vcfg|tool\s*\.\s*["']?vcfg|["']?vcfg["']?\s*[.=])""", re.M)
 
 _KEYS = {
     "vllm-version",

@@ -19,8 +19,9 @@ from typing import Optional
 
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.records import field, record
+from vcfg.regex import lazy
 
-_RE = re.compile(r"(?:^|\s)#\s*vcfg:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\s-]+)")
+_RE = lazy(r"(?:^|\s)#\s*vcfg:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\s-]+)")
 
 
 @record

@@ -5,12 +5,12 @@ script's characters (`JsonDoc`)."""
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Optional
 
 from vcfg.bounded import MAX_DIGITS as _MAX_DIGITS
 from vcfg.launch.model import Span, Word
 from vcfg.records import field, record, tuple_record
+from vcfg.regex import lazy
 
 
 @tuple_record
@@ -62,7 +62,7 @@ class JsonSyntaxError(ValueError):
         self.pos = pos
 
 
-_NUM_RE = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
+_NUM_RE = lazy(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
 _WS = " \t\n\r"
 _ESC = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 

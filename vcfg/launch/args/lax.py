@@ -15,11 +15,12 @@ import re
 from typing import Any, Iterator, Optional
 
 from vcfg.catalog.model import ConfigField
+from vcfg.regex import lazy
 
 _BOOL_WORDS = {"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"}
 _INT_TEXT = re.compile(r"[+-]?\d+(?:_\d+)*(?:\.0*)?")
-_FLOAT_TEXT = re.compile(r"[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.I)
-HRI_TEXT = re.compile(r"\d+(?:\.\d+)?[kKmMgGtT]")
+_FLOAT_TEXT = lazy(r"[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.I)
+HRI_TEXT = lazy(r"\d+(?:\.\d+)?[kKmMgGtT]")
 
 
 def _is_num(v: Any) -> bool:

@@ -18,6 +18,7 @@ from typing import Any, Optional
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import UNKNOWN, option
 from vcfg.records import record
+from vcfg.regex import lazy
 
 
 def _int(x: Any) -> Any:
@@ -143,7 +144,7 @@ def groups(run: Any) -> list[list[tuple[LaunchContext, DpView]]]:
     return cached(run, "dp_groups", build)
 
 
-_FENCE = re.compile(rb"^[ \t>]*(```|~~~)", re.M)
+_FENCE = lazy(rb"^[ \t>]*(```|~~~)", re.M)
 
 
 def _block(lc: LaunchContext) -> int:

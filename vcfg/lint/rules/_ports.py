@@ -14,6 +14,7 @@ from vcfg.lint.rules._args import span, value_span_of
 from vcfg.lint.rules._hosts import WILDCARD, address, cached, elsewhere, http_host, serves
 from vcfg.lint.rules._kv import facts, kv_all, port_number
 from vcfg.records import record
+from vcfg.regex import lazy
 
 
 @record(frozen=True)
@@ -259,7 +260,7 @@ def gpus(lc: LaunchContext) -> Optional[tuple[str, ...]]:
     return tuple(ids[:n]) if ids else None
 
 
-_HTTP_URL = re.compile(r"^(?:[a-z]+://)?\[?(?P<host>[^\]/:\s]*)\]?(?::(?P<port>\d+))?(?:/.*)?$", re.I)
+_HTTP_URL = lazy(r"^(?:[a-z]+://)?\[?(?P<host>[^\]/:\s]*)\]?(?::(?P<port>\d+))?(?:/.*)?$", re.I)
 
 
 def upstream_endpoint(up: Any) -> Optional[tuple[Optional[str], int, Any]]:
