@@ -228,13 +228,13 @@ def _lint(tmp_path, text, *extra, name="launch.sh"):
 def acme(tmp_path, monkeypatch):
     """The test plugin built into a fresh cache, where lint finds its overlay."""
     monkeypatch.setenv("VCFG_CACHE_DIR", str(tmp_path / "cache"))
-    pl.load_file.cache_clear()
+    pl.clear_cache()
     r = CliRunner().invoke(cli, ["catalog", "build", "--plugin", str(_wheel(tmp_path))])
     assert r.exit_code == 0, r.output
     assert "vllm-acme 1.2.0: 3 env vars, 3 connectors, entry points acme, acme_kv_connector" in r.stderr
     assert (tmp_path / "cache" / "plugins" / "vllm-acme-1.2.0.json").is_file()
     yield
-    pl.load_file.cache_clear()
+    pl.clear_cache()
 
 
 SERVE = (

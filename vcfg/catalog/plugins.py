@@ -21,6 +21,7 @@ user's into ``<cache>/plugins/``.
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -117,8 +118,24 @@ def available() -> list[tuple[str, str, Path]]:
     return _files(user_dir()) + _files(BUNDLED_DIR)
 
 
-@lru_cache(maxsize=32)
 def load_file(path: str) -> PluginCatalog:
+    """The overlay in file ``path``, read again when the file changed (a resident
+    process sees an overlay rebuilt while it runs)."""
+    try:
+        st = os.stat(path)
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (0, 0)
+    return _load_file(path, stamp)
+
+
+def clear_cache() -> None:
+    """Forget the overlays read (after building one)."""
+    _load_file.cache_clear()
+
+
+@lru_cache(maxsize=32)
+def _load_file(path: str, stamp: tuple[int, int]) -> PluginCatalog:
     p = Path(path)
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
@@ -216,7 +233,12 @@ def loaded_connectors(
     return out
 
 
-_OVERLAYS: dict[tuple[int, tuple[tuple[str, Optional[tuple[str, ...]]], ...]], Catalog] = {}
+#: (ids of the catalog and the plugins, the entries loaded) -> (the catalog and
+#: plugins, the overlay): kept across runs, since a hit checks that they are the very
+#: same objects (an id is reused once its object is freed; a rebuilt overlay file is
+#: another object, `load_file`)
+_OVERLAYS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Catalog]] = {}
+_OVERLAYS_MAX = 64
 
 
 def overlay(cat: Catalog, plugins: Sequence[tuple[PluginCatalog, Optional[Sequence[str]]]]) -> Catalog:
@@ -224,10 +246,11 @@ def overlay(cat: Catalog, plugins: Sequence[tuple[PluginCatalog, Optional[Sequen
     connectors its loaded entries
     register laid over it (a plugin's connector replaces vLLM's of the same name, as the
     plugin's registration does).  Cached per catalog and plugin set."""
-    key = (id(cat), tuple((pc.label, None if e is None else tuple(sorted(e))) for pc, e in plugins))
+    key = (id(cat), tuple((id(pc), None if e is None else tuple(sorted(e))) for pc, e in plugins))
+    objs = (cat, *(pc for pc, _ in plugins))
     hit = _OVERLAYS.get(key)
-    if hit is not None and hit.__dict__.get("_vcfg_base") is cat:
-        return hit
+    if hit is not None and all(a is b for a, b in zip(hit[0], objs)):
+        return hit[1]
     envs = list(cat.env_vars)
     conns = list(cat.connectors)
     for pc, entries in plugins:
@@ -237,6 +260,7 @@ def overlay(cat: Catalog, plugins: Sequence[tuple[PluginCatalog, Optional[Sequen
         names = {c.name for c in added}
         conns = [c for c in conns if c.name not in names] + added
     merged = replace(cat, env_vars=envs, connectors=conns)
-    merged.__dict__["_vcfg_base"] = cat
-    _OVERLAYS[key] = merged
+    _OVERLAYS[key] = (objs, merged)
+    if len(_OVERLAYS) > _OVERLAYS_MAX:
+        del _OVERLAYS[next(iter(_OVERLAYS))]
     return merged

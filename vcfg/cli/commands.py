@@ -170,7 +170,7 @@ def _build_plugin(spec: str, output: Optional[str]) -> None:
         return
     path = Path(output) if output else plugins.user_dir() / f"{pc.name}-{pc.version}.json"
     store.write_text(path, text)
-    plugins.load_file.cache_clear()
+    plugins.clear_cache()
     click.echo(f"wrote {path}: {summary}", err=True)
 
 

@@ -140,7 +140,7 @@ def write_plugins(check: bool = False) -> list[str]:
         stale += _derived_file(
             f"plugin {spec}", plugins.BUNDLED_DIR / f"{pc.name}-{pc.version}.json", plugins.dumps(pc), check
         )
-    plugins.load_file.cache_clear()
+    plugins.clear_cache()
     return stale
 
 

@@ -46,6 +46,31 @@ class Target:
 
 
 @record
+class Run:
+    """One lint run: the target it checks against and what it reads instead of the
+    disk.  Everything a run learns or is given that could differ in the next run lives
+    here, never in a module global: a resident process (the language server lints many
+    buffers, each with its own release, plugins and open files) makes one per lint.
+
+    Caches that hold across runs stay keyed by everything their answer depends on
+    (content, catalog identity, a file's stat), so a run cannot see another's answer;
+    a cache valid for one run only belongs in ``memo``."""
+
+    target: Target
+    #: absolute path -> the bytes to read for it instead of the file's (an editor's
+    #: open buffers, the fix loop's edited texts, a serve config read as its own --config)
+    buffers: dict[str, bytes] = field(default_factory=dict)
+    #: release -> the target of launches whose image names that release (engine)
+    releases: dict[str, Target] = field(default_factory=dict, repr=False)
+    #: values derived once per run, keyed by their owner's name
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def buffer(self, path: str) -> Optional[bytes]:
+        """The bytes given for ``path`` (any spelling of it), None: read the disk."""
+        return self.buffers.get(os.path.abspath(path)) if self.buffers else None
+
+
+@record
 class FileContext:
     path: str  # as the user gave it (diagnostics use it)
     text: str
@@ -54,7 +79,13 @@ class FileContext:
     truncated: bool = False
     #: the bytes linted (the positions of a fix's edits index them)
     data: bytes = b""
+    #: the run this file is linted in (None: a run of its own, reading the disk)
+    run: Optional[Run] = None
     _other_lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+
+    @property
+    def buffers(self) -> dict[str, bytes]:
+        return self.run.buffers if self.run is not None else {}
 
     @property
     def catalog(self) -> Catalog:
@@ -69,9 +100,7 @@ class FileContext:
         """The bytes of this file (``path`` its own) or of a file a launch here reads."""
         if path == self.path:
             return self.data
-        from vcfg.launch.args import OVERLAY
-
-        hit = OVERLAY.get(os.path.abspath(path))
+        hit = self.run.buffer(path) if self.run is not None else None
         if hit is not None:
             return hit
         try:
@@ -82,15 +111,11 @@ class FileContext:
             return b""
 
     def lines_of(self, path: str) -> list[str]:
-        """Lines of a file a launch here reads, such as its --config YAML (read once)."""
+        """Lines of a file a launch here reads, such as its --config YAML (read once;
+        an open buffer of the run before the disk)."""
         cache = self._other_lines
         if path not in cache:
-            try:
-                from vcfg.fileio import MAX_BYTES, read_regular
-
-                cache[path] = split_lines(read_regular(path)[:MAX_BYTES].decode("utf-8", "replace"))
-            except OSError:
-                cache[path] = []
+            cache[path] = split_lines(self.bytes_of(path).decode("utf-8", "replace"))
         return cache[path]
 
 

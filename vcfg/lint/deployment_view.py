@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from vcfg.lint.config import load_config
-from vcfg.lint.context import LaunchContext, RunContext
+from vcfg.lint.context import LaunchContext, Run, RunContext
 from vcfg.lint.deployments import group
 from vcfg.lint.engine import _member_loader, make_target
 from vcfg.lint.rules._hosts import host_label, host_of
@@ -18,7 +18,7 @@ def launch_hosts(path: str, version: Optional[str] = None) -> tuple[list[str], l
     of ``path`` (line, its host for people, its host key or "unknown")."""
     config = load_config()
     target = make_target(version, config)
-    load = _member_loader(target)
+    load = _member_loader(Run(target))
     fc = load(path)
     if fc is None:
         return [path], []

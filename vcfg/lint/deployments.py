@@ -31,7 +31,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Mapping, Optional
 
 from vcfg.errors import VcfgError
 from vcfg.records import field, record
@@ -154,7 +154,9 @@ class _Folders:
     """Per folder, once per run: its listing (one ``scandir``: which names are files)
     and which of its scripts name which file names."""
 
-    def __init__(self) -> None:
+    def __init__(self, buffers: Optional[Mapping[str, bytes]] = None) -> None:
+        #: the run's buffers (absolute path -> bytes), read before the disk
+        self.buffers: Mapping[str, bytes] = buffers or {}
         self.index: dict[Path, dict[bytes, list[str]]] = {}
         #: folder -> its entries by name, sorted (None: the folder cannot be listed)
         self.listings: dict[str, Optional[dict[str, os.DirEntry[str]]]] = {}
@@ -205,10 +207,8 @@ class _Folders:
                 st = e.stat()
                 if st.st_size > _SCAN_BYTES:
                     continue
-                from vcfg.launch.args.argv import OVERLAY
-
                 # an editor's open buffer (the language server) before the disk
-                hit = OVERLAY.get(os.path.abspath(e.path)) if OVERLAY else None
+                hit = self.buffers.get(os.path.abspath(e.path)) if self.buffers else None
                 names = _names_in(e.path, st, hit)
             except OSError:
                 continue
@@ -330,9 +330,11 @@ def group(
     load: Callable[[str], Optional[Any]],
     specs: Iterable[DeploymentSpec] = (),
     root: Optional[Path] = None,
+    buffers: Optional[Mapping[str, bytes]] = None,
 ) -> list[Deployment]:
     """The deployments the ``given`` FileContexts belong to, each with every member
-    (``load(path)`` reads one the user did not give; None: unreadable, left out)."""
+    (``load(path)`` reads one the user did not give; None: unreadable, left out;
+    ``buffers``: the run's, absolute path -> bytes read before the disk)."""
     by_real: dict[str, Any] = {}
     for fc in given:
         by_real.setdefault(_key(fc.path), fc)
@@ -344,7 +346,7 @@ def group(
     done: set[str] = set()
 
     peeked: dict[str, Optional[Any]] = {}
-    folders = _Folders()
+    folders = _Folders(buffers)
     starts: dict[str, list[str]] = {}
 
     def started(real: str, fc: Any) -> list[str]:

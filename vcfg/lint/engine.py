@@ -17,7 +17,7 @@ from vcfg.errors import VcfgError
 from vcfg.launch.read import MAX_BYTES
 from vcfg.lint import suppressions
 from vcfg.lint.config import LintConfig, load_config
-from vcfg.lint.context import FileContext, LaunchContext, RunContext, Target
+from vcfg.lint.context import FileContext, LaunchContext, Run, RunContext, Target
 from vcfg.lint.paths import reconcile as reconcile_paths
 from vcfg.lint.registry import rule_modules
 from vcfg.lint.rule import Rule
@@ -76,7 +76,7 @@ def make_target(version: Optional[str], config: LintConfig, extra_knowledge: Seq
 
 def _launch_target(inv, target: Target, cache: dict[str, Target]):  # type: ignore[no-untyped-def]
     """The release a launch's image names (vcfg/launch/release.py), unless the user
-    pinned one; None: the run's target."""
+    pinned one; None: the run's target.  ``cache``: the run's (`Run.releases`)."""
     if target.pinned or (getattr(inv, "image", None) is None and getattr(inv, "pin", None) is None):
         return None
     from vcfg.launch.release import release_of
@@ -170,7 +170,10 @@ def expand_paths_report(
 
 
 #: (catalog, the launch's words and folder) -> vLLM's view of them: a resident linter
-#: (the language server) re-resolves only the launches a change touched
+#: (the language server) re-resolves only the launches a change touched.  Across runs,
+#: since the key holds all the answer depends on (the catalog by identity, checked on
+#: a hit: a plugin overlay or another release is another catalog); a launch that reads
+#: a --config file (the run's buffers, the disk) is resolved anew
 _ARGS: dict[tuple[Any, ...], Any] = {}
 _ARGS_MAX = 256
 
@@ -182,7 +185,7 @@ def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
     inv = lc.inv
     # a --config file (on disk, in a heredoc or an editor's buffer) is read anew each time
     if plan.written_files or any(w.text is not None and w.text.startswith("--config") for w in inv.args):
-        return parse_invocation(inv, lc.catalog, plan)
+        return parse_invocation(inv, lc.catalog, plan, buffers=lc.file.buffers)
     key = (id(lc.catalog), inv.kind, inv.subcommand, inv.args, os.path.dirname(os.path.abspath(plan.path)))
     hit = _ARGS.get(key)
     if hit is not None and hit[0] is lc.catalog:
@@ -236,25 +239,17 @@ def lint_paths(
             contents = {**(contents or {}), stdin_filename: data}
     files = kept
     plans = read_files(read, target.catalog, named=[p in named for p in files])
+    # a launch's --config file is read from ``contents`` too
+    run = Run(target, buffers={os.path.abspath(p): b for p, b in (contents or {}).items()})
     contexts: list[FileContext] = []
     sources: dict[str, str] = {}
     for (shown, data), plan, cut in zip(read, plans, truncated):
         text = data.decode("utf-8", "replace")
         sources[shown] = text
-        ctx = FileContext(path=shown, text=text, plan=plan, target=target, data=data)
+        ctx = FileContext(path=shown, text=text, plan=plan, target=target, data=data, run=run)
         ctx.truncated = cut
         contexts.append(ctx)
-    if contents:
-        from vcfg.launch import args as launch_args
-
-        # a launch's --config file is read from ``contents`` too
-        launch_args.OVERLAY.update({os.path.abspath(p): b for p, b in contents.items()})
-        try:
-            result = run_rules(contexts, target, sources)
-        finally:
-            launch_args.OVERLAY.clear()
-    else:
-        result = run_rules(contexts, target, sources)
+    result = run_rules(contexts, run, sources)
     result.path_errors = path_errors
     result.path_notes = path_notes
     return result
@@ -265,35 +260,29 @@ def lint_text(path: str, data: bytes, target: Target, others: Optional[dict[str,
     language server: an editor's unsaved buffer, linted as it is typed).  ``path`` is
     not read, nor need it exist; a serve config's own ``--config`` reads ``data``, and a
     launch's ``--config`` file reads ``others`` (absolute path -> bytes: the editor's
-    other buffers) before the disk."""
-    from vcfg.launch import args as launch_args
+    other buffers) before the disk.  Each call is a run of its own (`Run`): nothing
+    one call is given is seen by the next."""
     from vcfg.launch.read import read_files
 
     body = data[:MAX_BYTES]
     text = body.decode("utf-8", "replace")
     plan = read_files([(path, body)], target.catalog, named=[True])[0]
-    ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body)
+    run = Run(target, buffers={**(others or {}), os.path.abspath(path): body})
+    ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body, run=run)
     ctx.truncated = len(data) > MAX_BYTES
-
-    overlay = {**(others or {}), os.path.abspath(path): ctx.data}
-    launch_args.OVERLAY.update(overlay)
-    try:
-        return run_rules([ctx], target, {path: text})
-    finally:
-        for k in overlay:
-            launch_args.OVERLAY.pop(k, None)
+    return run_rules([ctx], run, {path: text})
 
 
-def _member_loader(target: Target):  # type: ignore[no-untyped-def]
+def _member_loader(run: Run):  # type: ignore[no-untyped-def]
     """Reads a deployment member the user did not give (None when it cannot be read)."""
+    target = run.target
 
     def load(path: str) -> Optional[FileContext]:
-        from vcfg.launch.args import OVERLAY
         from vcfg.launch.read import read_bytes, read_plan
         from vcfg.launch.readers import ReadContext
 
         # an editor's open buffer (the language server) before the disk
-        data = OVERLAY.get(os.path.abspath(path)) if OVERLAY else None
+        data = run.buffer(path)
         if data is None:
             try:
                 data = read_bytes(path)
@@ -302,31 +291,31 @@ def _member_loader(target: Target):  # type: ignore[no-untyped-def]
         data = data[:MAX_BYTES]
         text = data.decode("utf-8", "replace")
         plan = read_plan(path, data, ReadContext(catalog=target.catalog))
-        return FileContext(path=path, text=text, plan=plan, target=target, data=data)
+        return FileContext(path=path, text=text, plan=plan, target=target, data=data, run=run)
 
     return load
 
 
-def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, str]) -> LintResult:
+def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str]) -> LintResult:
     from vcfg.launch.model import SERVE
     from vcfg.lint import deployments
 
+    target = run.target
     config = target.config
     # the run rules judge one deployment at a time (vcfg/lint/deployments.py); members
     # the user did not give are context: their own findings are not reported here
     given = {fc.path for fc in contexts}
     root = config.path.parent if config.path is not None else None
     runs: list[RunContext] = []
-    by_release: dict[str, Target] = {}
-    for dep in deployments.group(contexts, _member_loader(target), config.deployments, root):
-        run = RunContext(files=dep.files, target=target, hosts=dep.hosts, name=dep.name)
+    for dep in deployments.group(contexts, _member_loader(run), config.deployments, root, run.buffers):
+        rc = RunContext(files=dep.files, target=target, hosts=dep.hosts, name=dep.name)
         for fc in dep.files:
             for inv in fc.plan.invocations:
-                lc = LaunchContext(file=fc, inv=inv, own_target=_launch_target(inv, target, by_release))
+                lc = LaunchContext(file=fc, inv=inv, own_target=_launch_target(inv, target, run.releases))
                 if inv.kind == SERVE:
                     lc.args = _resolve_args(lc)
-                run.launches.append(lc)
-        runs.append(run)
+                rc.launches.append(lc)
+        runs.append(rc)
     launches = [lc for r in runs for lc in r.launches if lc.path in given]
     context_only = {fc.path for r in runs for fc in r.files} - given
 
@@ -359,9 +348,9 @@ def run_rules(contexts: list[FileContext], target: Target, sources: dict[str, st
                 for _, diags in per_launch:
                     found.extend(diags)
         elif rule.scope == "run":
-            for run in runs:
-                if run.target is None or applies(rule, run.target.version):
-                    found.extend(d for d in guarded(mod, run) if d.span.file not in context_only)
+            for rc in runs:
+                if rc.target is None or applies(rule, rc.target.version):
+                    found.extend(d for d in guarded(mod, rc) if d.span.file not in context_only)
 
     # suppressions, then the rules that judge the suppressions themselves (VC900)
     kept: list[Diagnostic] = []

@@ -249,7 +249,6 @@ def changed_defaults(files: Sequence[str], run: Any, old: str, new: str, lint: A
     import os
 
     from vcfg.catalog import store
-    from vcfg.launch import args as launch_args
     from vcfg.launch.args import parse_invocation
     from vcfg.launch.read import read_plan
     from vcfg.launch.readers import ReadContext
@@ -273,12 +272,8 @@ def changed_defaults(files: Sequence[str], run: Any, old: str, new: str, lint: A
         for inv in plan.invocations:
             if inv.kind != "serve":
                 continue
-            key = os.path.abspath(ff.path)
-            launch_args.OVERLAY[key] = ff.after  # a serve config reads itself as --config
-            try:
-                pa = parse_invocation(inv, b, plan)
-            finally:
-                launch_args.OVERLAY.pop(key, None)
+            # a serve config reads itself as --config
+            pa = parse_invocation(inv, b, plan, buffers={os.path.abspath(ff.path): ff.after})
             for name, e in flag_changes.items():
                 flag = b.flag(name)
                 if flag is None or pa.get(flag.dest) is not None:

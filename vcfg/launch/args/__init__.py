@@ -35,7 +35,6 @@ returns), `behaviour` (which release changed what), `lax` (how pydantic judges a
 value against a config field).
 """
 
-from vcfg.launch.args.argv import OVERLAY
 from vcfg.launch.args.behaviour import since, version_tuple
 from vcfg.launch.args.converters import (
     expand_json_numbers,
@@ -47,7 +46,6 @@ from vcfg.launch.args.parser import parse_args, parse_invocation
 from vcfg.launch.args.results import ArgProblem, OptionValue, ParsedArgs
 
 __all__ = [
-    "OVERLAY",
     "ArgProblem",
     "JsonDoc",
     "JsonLoc",

@@ -102,11 +102,6 @@ def _synthetic_word(text: str, span: Span) -> Word:
     return Word(text, span, text, (Run(0, len(text), span, False),) if text else ())
 
 
-#: absolute path -> bytes to read instead of the file's: set by the lint engine while
-#: it lints contents that are not on disk (the fix loop of ``--diff``, ``vcfg upgrade``)
-OVERLAY: dict[str, bytes] = {}
-
-
 class _Unknown:
     def __repr__(self) -> str:
         return "<unknown>"
@@ -267,7 +262,8 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         full = path if os.path.isabs(path) or p.base_dir is None else os.path.join(p.base_dir, path)
         from vcfg.launch.read import special_kind
 
-        if os.path.abspath(full) not in OVERLAY and p.base_dir is not None:
+        buffered = p.buffers.get(os.path.abspath(full)) if p.buffers else None
+        if buffered is None and p.base_dir is not None:
             from vcfg.fileio import inside, project_root
 
             root = project_root(p.base_dir)
@@ -282,7 +278,7 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
                     severity="warning",
                 )
                 return None
-        kind = None if os.path.abspath(full) in OVERLAY else special_kind(full)
+        kind = None if buffered is not None else special_kind(full)
         if kind:  # opening a FIFO blocks until someone writes to it
             p.problem(
                 "config-file",
@@ -293,7 +289,7 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
             )
             return None
         try:
-            text = OVERLAY.get(os.path.abspath(full))
+            text = buffered
             if text is None:
                 from vcfg.fileio import read_regular
 

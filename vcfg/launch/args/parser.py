@@ -48,6 +48,7 @@ class Parser:
         base_dir: Optional[str],
         files: Mapping[str, Any],
         read_files: bool,
+        buffers: Optional[Mapping[str, bytes]] = None,
     ) -> None:
         self.cat = catalog
         #: argv starts with the ``serve`` subcommand (vllm serve), not an
@@ -59,6 +60,8 @@ class Parser:
         self.base_dir = base_dir
         self.files = files
         self.read_files = read_files
+        #: absolute path -> bytes read instead of the disk (the lint run's buffers)
+        self.buffers: Mapping[str, bytes] = buffers or {}
         self.problems: list[ArgProblem] = []
         self.complete = True
         self.config_path: Optional[str] = None
@@ -657,6 +660,7 @@ def parse_args(
     base_dir: Optional[str] = None,
     files: Optional[Mapping[str, Any]] = None,
     read_files: bool = True,
+    buffers: Optional[Mapping[str, bytes]] = None,
 ) -> ParsedArgs:
     """Resolve argv words (after ``serve``, or after an api_server module) the
     way the vLLM version of ``catalog`` would.  ``serve``: the words follow
@@ -664,8 +668,10 @@ def parse_args(
 
     ``files``: config files known without reading the disk (path as written ->
     bytes/str or a `Word` from a heredoc).  ``base_dir``: where relative
-    ``--config`` paths are looked up (the script's folder)."""
-    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files)
+    ``--config`` paths are looked up (the script's folder).  ``buffers``: absolute
+    path -> bytes a ``--config`` file reads instead of the disk (the lint run's open
+    buffers and edited texts, `vcfg.lint.context.Run`)."""
+    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers)
     try:
         return p.run(words)
     except RecursionError:
@@ -678,7 +684,12 @@ def parse_args(
 
 
 def parse_invocation(
-    inv: Invocation, catalog: "Catalog", plan: Optional[LaunchPlan] = None, *, read_files: bool = True
+    inv: Invocation,
+    catalog: "Catalog",
+    plan: Optional[LaunchPlan] = None,
+    *,
+    read_files: bool = True,
+    buffers: Optional[Mapping[str, bytes]] = None,
 ) -> ParsedArgs:
     """`parse_args` for one launch of a plan: ``--config`` files are taken from
     the script's heredocs first, then looked up next to the script."""
@@ -698,6 +709,7 @@ def parse_invocation(
         base_dir=base_dir,
         files=files,
         read_files=read_files,
+        buffers=buffers,
     )
 
 

@@ -24,7 +24,9 @@ class Documents:
 #: documents are composed until this many characters are read: 500 launches (the
 #: cap per file) fit in far less, and 20 MiB of small documents took minutes
 MAX_CHARS = 2 * 1024 * 1024
-#: path -> where its documents stopped being read (for the note `vcfg.launch.read` adds)
+#: path -> where its documents stopped being read, as of the last `documents` call for
+#: that path (for the note `vcfg.launch.read` adds right after the read); a path read
+#: again in full (a resident process: the buffer got shorter) is taken out
 STOPPED: dict[str, int] = {}
 
 
@@ -36,10 +38,12 @@ def documents(path: str, text: str) -> Documents:
     hit = _CACHE.get(key)
     if hit is None:
         hit = _CACHE[key] = _compose(text)
-        if hit.stopped is not None:
-            STOPPED[path] = hit.stopped
         while len(_CACHE) > 8:
             del _CACHE[next(iter(_CACHE))]
+    if hit.stopped is not None:
+        STOPPED[path] = hit.stopped
+    else:
+        STOPPED.pop(path, None)
     return hit
 
 
