@@ -70,8 +70,8 @@ BOUNDARIES = [
         "0.15.1",
         "0.14.1",
     ),
-    # vllm serve counts implied modes (a rank and a start rank) from 0.22.1
-    ("VC215", "vllm serve m -dp 4 --data-parallel-rank 3 --data-parallel-start-rank 0\n", "0.22.1", "0.21.0"),
+    # vllm serve counts implied modes (a rank and a start rank) from 0.22.0 (serve.py:91)
+    ("VC215", "vllm serve m -dp 4 --data-parallel-rank 3 --data-parallel-start-rank 0\n", "0.22.0", "0.21.0"),
     # --nnodes counts prefill-context parallelism from 0.30.0
     ("VC211", "vllm serve m -pcp 2 --nnodes 2 --node-rank 0\n", "0.29.0", "0.30.0"),
     # EPLB counts prefill-context parallel ranks from 0.26.0
@@ -83,7 +83,7 @@ BOUNDARIES = [
     # assertions before 0.27 are still refusals
     ("VC212", "vllm serve m -tp 8 -dp 2 --nnodes 2 --node-rank 5\n", "0.11.2", None),
     ("VC210", "vllm serve m -dp 4 --data-parallel-hybrid-lb\n", "0.10.2", None),
-    # 0.11.2 .. 0.22.0 refuse only the two switches together
+    # 0.11.2 .. 0.21.0 refuse only the two switches together
     ("VC215", "vllm serve m -dp 4 -dpl 2 --data-parallel-hybrid-lb --data-parallel-external-lb\n", "0.11.2", "0.10.2"),
 ]
 

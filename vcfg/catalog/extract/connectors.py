@@ -45,7 +45,7 @@ import bisect
 import math
 from typing import Any, Callable, Iterable, Iterator, Optional
 
-from vcfg.catalog.extract.pysource import Unfoldable, binop, import_target
+from vcfg.catalog.extract.pysource import Unfoldable, binop, bound_import, import_target, module_bindings
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.catalog.model import Connector, ExtraKey, Loc
 from vcfg.records import field, record
@@ -215,7 +215,7 @@ class _TreeReader:
         return self.info(rel).imports
 
     def _index(self, rel: str, info: _FileInfo, tree: ast.Module, text: str) -> None:
-        top_level = {id(stmt) for stmt in tree.body}
+        # every import, also inside functions: the files a connector's code reaches
         for node, _parent in _pruned_walk(tree, _lines_with(text, "import")):
             if isinstance(node, ast.Import):
                 for a in node.names:
@@ -233,22 +233,30 @@ class _TreeReader:
                         _add(info.imports, sub)
                     elif base_file:
                         _add(info.imports, base_file)
-                        if id(node) in top_level:  # module-level: usable for folding
-                            info.from_imports[a.asname or a.name] = (base_file, a.name)
-        # module constants and simple class constants, in source order
-        for stmt in tree.body:
-            for name, value in _assignments(stmt):
-                folded = self._fold(value, info, rel, set())
+        # what each module-level name is bound to, as Python binds it (the toolkit's
+        # `module_bindings`, shared with the config and flag extractors): constants,
+        # classes' simple constants, names imported from in-tree modules
+        bindings, _stars = module_bindings(tree.body)
+        for name, st in bindings.items():  # the imported names first: constants use them
+            if isinstance(st, ast.ImportFrom) and (alias := bound_import(st, name)) is not None:
+                base = import_target(rel, st.level, st.module)
+                if base is not None and not self._resolve(f"{base}.{alias.name}"):
+                    base_file = self._resolve(base)
+                    if base_file:
+                        info.from_imports[name] = (base_file, alias.name)
+        for name, st in bindings.items():
+            if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
+                folded = self._fold(st.value, info, rel, set())
                 if not _is_dynamic(folded):
                     info.constants[name] = folded
-            if isinstance(stmt, ast.ClassDef):
+            elif isinstance(st, ast.ClassDef):
                 attrs: dict[str, Any] = {}
-                for inner in stmt.body:
-                    for name, value in _assignments(inner):
+                for inner in st.body:
+                    for attr, value in _assignments(inner):
                         folded = self._fold(value, info, rel, set(), attrs)
                         if not _is_dynamic(folded):
-                            attrs[name] = folded
-                info.classes[stmt.name] = attrs
+                            attrs[attr] = folded
+                info.classes[name] = attrs
 
     def _resolve(self, module: str) -> Optional[str]:
         if not module.startswith("vllm"):

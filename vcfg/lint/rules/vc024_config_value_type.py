@@ -73,10 +73,6 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             )
 
 
-#: checked from 0.13.0 on (read in 0.13.0, 0.20.2, 0.27.1, 0.33.0); older parsers had a
-#: ``from_cli`` path that took a bare number as the compilation level
-_V_OBJECT_ONLY = (0, 13, 0)
-
 #: members of a field's type that take any text (a text value is not judged then)
 _TEXT_OK = ("str", "class:Any", "class:SupportsHash")
 
@@ -101,7 +97,7 @@ def _whole_values(lc: LaunchContext) -> Iterator[Diagnostic]:
             f.config_class_of_value
             and ov.json is not None
             and not isinstance(ov.json.value, dict)
-            and version_tuple(lc.catalog.vllm_version) >= _V_OBJECT_ONLY
+            and version_tuple(lc.catalog.vllm_version) >= since("config-option-object-only")
         ):
             jv = ov.json.value
             if jv is None and f.optional:

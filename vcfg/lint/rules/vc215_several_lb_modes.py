@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
+from vcfg.launch.args import since, version_tuple
 from vcfg.lint.constraints import launch_span
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import Option, option
@@ -24,16 +25,16 @@ RULE = Rule(
         "for all ranks), externally (`--data-parallel-external-lb`, or an explicit "
         "`--data-parallel-rank`: one rank per launch behind your own balancer), hybrid "
         "(`--data-parallel-hybrid-lb`, or a `--data-parallel-start-rank`: one API server per "
-        "node) or multi-port (`--data-parallel-multi-port-external-lb`, 0.22.1+). vLLM "
-        "refuses both the hybrid and the external switches from 0.11.2, and from 0.22.1 "
+        "node) or multi-port (`--data-parallel-multi-port-external-lb`, 0.22.0+). vLLM "
+        "refuses both the hybrid and the external switches from 0.11.2, and from 0.22.0 "
         "`vllm serve` refuses any two modes, the implied ones included."
     ),
-    when_vllm_fails="when `vllm serve` picks its mode (0.22.1+), else when the engine config is built",
+    when_vllm_fails="when `vllm serve` picks its mode (0.22.0+), else when the engine config is built",
     example="vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-rank 3 --data-parallel-start-rank 0\n",
     use_instead="vllm serve deepseek-ai/DeepSeek-V3 -dp 16 --data-parallel-rank 3\n",
     sources=(
         "vllm@0.11.2:vllm/engine/arg_utils.py:1459",
-        "vllm@0.22.1:vllm/entrypoints/cli/serve.py:93",
+        "vllm@0.22.0:vllm/entrypoints/cli/serve.py:91",
         "vllm@0.33.0:vllm/entrypoints/cli/serve.py:101",
         "vllm@0.33.0:vllm/engine/arg_utils.py:2383",
     ),
@@ -80,11 +81,11 @@ def _modes(lc: LaunchContext, serve_rules: bool) -> Optional[list[tuple[str, Any
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    from vcfg.catalog.versions import parse_version
-
     if lc.inv.kind != "serve" or lc.args is None:
         return
-    serve_rules = lc.inv.entrypoint.endswith(" serve") and parse_version(lc.target.version) >= parse_version("0.22.1")
+    serve_rules = lc.inv.entrypoint.endswith(" serve") and version_tuple(lc.target.version) >= since(
+        "serve-one-dp-lb-mode"
+    )
     modes = _modes(lc, serve_rules)
     if not modes or len(modes) < 2:
         return
