@@ -28,7 +28,10 @@ are there (compile them first, as above).
   per second.
 
 The `vcfg` program is the console script next to this interpreter when there is one
-(what users run), else `python -m vcfg`.
+(what users run), else `python -m vcfg`.  A regular install (`pip install .`) imports
+vcfg's modules from one file of bytecode written when the wheel is built
+(vcfg/bytecode.py); an editable install or a source tree has none, and the header line
+says which was timed.
 """
 
 from __future__ import annotations
@@ -129,6 +132,20 @@ def check_bytecode() -> None:
         )
 
 
+def bytecode_file() -> str:
+    """Whether the timed vcfg has its modules in one file of bytecode (vcfg/bytecode.py)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("vcfg")
+    folder = list(spec.submodule_search_locations or [])[0] if spec else ""
+    name = f"bytecode.{sys.implementation.cache_tag}.bin"
+    return (
+        "bytecode file: used"
+        if os.path.exists(os.path.join(folder, name))
+        else "no bytecode file (not a wheel install)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=REPEAT)
@@ -160,7 +177,7 @@ def main() -> None:
     print(
         f"vcfg lint benchmark ({os.cpu_count()} cpus, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
         f"medians of {a.repeat} interleaved rounds; PYTHONDONTWRITEBYTECODE "
-        f"{'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'})"
+        f"{'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}; {bytecode_file()})"
     )
     print(row("python -c pass", bare, "(baseline)"))
     print(

@@ -14,6 +14,11 @@ import sys
 def main() -> None:
     import gc
 
+    from vcfg.bytecode import install
+
+    # a regular install's modules from one file of bytecode (vcfg/bytecode.py)
+    install()
+
     # A lint makes millions of short-lived objects and keeps few cycles, while the
     # catalogs, rules and plans it holds make the heap large: at the default
     # thresholds (700, 10, 10) the collector walks that heap again and again (31

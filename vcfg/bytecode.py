@@ -1,0 +1,152 @@
+"""vcfg's compiled modules in one file, written when a wheel is built (``setup.py``).
+
+A cold ``vcfg lint`` imports about 180 of vcfg's modules (87 of them rules).  Through
+Python's path finder each one costs a directory check, a ``stat`` of the source, an
+open and read of its ``.pyc`` and a header check: about 40-60 us a module before any
+of its code runs, 8-10 ms of a 90-100 ms lint (docs/performance.md).  A regular
+install (``pip install .``, a wheel) also holds ``vcfg/bytecode.<tag>.bin``: every
+module's code in one file, read once; `install` puts a finder before the path finder
+that answers vcfg's modules from it.  Nothing is written at run time.
+
+The file is used only when it fits the running interpreter (its name carries the
+interpreter's cache tag, its header the bytecode magic number, and ``-O`` is off).
+A module whose source no longer matches (another size, or changed after the file
+was written) is imported from its source as usual, so an edited install stays
+right.  An editable install (``pip install -e .``) has no such file.
+"""
+
+from __future__ import annotations
+
+import _imp
+import os
+import sys
+from typing import Any, Optional
+
+#: (magic, {module: (source path relative to the package's parent, is a package,
+#: source size, marshalled code)})
+_HEADER = b"vcfg-bytecode-1\n"
+#: sources changed this long after the file was written are imported from source
+_SLACK_NS = 60 * 10**9
+#: never in the file: what a lint never imports (catalog builds, the generators, the
+#: other commands; they import from their .pyc files as usual)
+_LEFT_OUT = (
+    "vcfg.dev",
+    "vcfg.catalog.extract",
+    "vcfg.lsp",
+    "vcfg.schema",
+    "vcfg.explain",
+    "vcfg.bench",
+    "vcfg.upgrade",
+)
+
+
+def file_name() -> str:
+    return f"bytecode.{sys.implementation.cache_tag}.bin"
+
+
+class _Loader:
+    """Runs a module's code from the file (the module's ``__file__`` is its source)."""
+
+    def __init__(self, codes: dict[str, Any]) -> None:
+        self.codes = codes
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: Any) -> None:
+        import marshal
+
+        code = marshal.loads(self.codes[module.__name__][3])
+        fix = getattr(_imp, "_fix_co_filename", None)
+        if fix is not None:  # as importlib does for a .pyc: the source's real path
+            fix(code, module.__spec__.origin)
+        exec(code, module.__dict__)
+
+
+class _Finder:
+    def __init__(self, root: str, codes: dict[str, Any], written_ns: int) -> None:
+        self.root = root
+        self.codes = codes
+        self.limit_ns = written_ns + _SLACK_NS
+        self.loader: Any = _Loader(codes)  # duck-typed: importlib.abc imports importlib.resources
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        hit = self.codes.get(name)
+        if hit is None:
+            return None
+        origin = os.path.join(self.root, hit[0])
+        try:
+            st = os.stat(origin)
+        except OSError:
+            return None
+        if st.st_size != hit[2] or st.st_mtime_ns > self.limit_ns:
+            return None  # edited since: the path finder reads the source
+        from importlib.machinery import ModuleSpec
+
+        spec = ModuleSpec(name, self.loader, origin=origin, is_package=hit[1])
+        spec.has_location = True
+        if hit[1]:
+            spec.submodule_search_locations = [os.path.dirname(origin)]
+        return spec
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+def install() -> bool:
+    """Serve vcfg's modules from the bundled file when there is one that fits; False
+    (and nothing changed) otherwise."""
+    if sys.flags.optimize or any(isinstance(f, _Finder) for f in sys.meta_path):
+        return False
+    package = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(package, file_name())
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+            written_ns = os.fstat(f.fileno()).st_mtime_ns
+    except OSError:
+        return False
+    from importlib.util import MAGIC_NUMBER
+
+    head = _HEADER + MAGIC_NUMBER
+    if not data.startswith(head):
+        return False
+    import marshal
+
+    try:
+        codes = marshal.loads(data[len(head) :])
+    except (EOFError, ValueError, TypeError):
+        return False
+    sys.meta_path.insert(0, _Finder(os.path.dirname(package), codes, written_ns))
+    return True
+
+
+def build(package: str, sources: Optional[list[str]] = None) -> str:
+    """Write the file for the running interpreter into ``package`` (the folder of
+    ``vcfg``, as installed: a wheel's build folder), from its ``.py`` files (or the
+    given ones); the path written."""
+    import marshal
+    from importlib.util import MAGIC_NUMBER
+
+    package = os.path.abspath(package)
+    parent = os.path.dirname(package)
+    if sources is None:
+        sources = [os.path.join(d, n) for d, _, names in os.walk(package) for n in names if n.endswith(".py")]
+    codes: dict[str, Any] = {}
+    for src in sorted(sources):
+        rel = os.path.relpath(os.path.abspath(src), parent)
+        parts = rel[: -len(".py")].split(os.sep)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts.pop()
+        name = ".".join(parts)
+        if any(name == p or name.startswith(p + ".") for p in _LEFT_OUT):
+            continue
+        with open(src, "rb") as f:
+            text = f.read()
+        code = compile(text, src, "exec", dont_inherit=True)
+        codes[name] = (rel, is_package, len(text), marshal.dumps(code))
+    out = os.path.join(package, file_name())
+    with open(out, "wb") as f:
+        f.write(_HEADER + MAGIC_NUMBER + marshal.dumps(codes))
+    return out
