@@ -67,14 +67,13 @@ from vcfg.launch.shell_commands import (
     program_kind,
     script_kind,
 )
-from vcfg.launch.shell_state import _Ctx, _Jump, _State
+from vcfg.launch.shell_state import _Ctx, _Frame, _Jump, _State
 from vcfg.launch.shell_tree import (
     _FileLoc,
     _scan_problems,
     _ts_parse,
     _WordLoc,
     parse_tree,
-    runs_exit,
     stop_problem,
     stray_keywords,
 )
@@ -231,6 +230,8 @@ class _Interp(Arith):
         self.consumed: set[int] = set()
         self.nested = 0
         self.locals_stack: list[dict[str, Optional[Binding]]] = []
+        #: the loops and function calls running now (`_Frame`), innermost last
+        self.frames: list[_Frame] = []
         self.depth = 0
         self.too_deep = False
         if args is not None:
@@ -344,7 +345,13 @@ class _Interp(Arith):
     def exec_seq(self, children: Sequence[Any], ctx: _Ctx) -> None:
         n = len(children)
         prev = None
+        # a jump in a branch vcfg cannot decide left the loop or function on some
+        # paths: what follows runs on the others only
+        fr = self.frames[-1] if self.frames else None
+        cuts = fr.cuts if fr is not None else 0
         for i in range(n):
+            if fr is not None and fr.cuts != cuts and not ctx.conditional:
+                ctx = ctx._replace(conditional=True)
             c = children[i]
             t = c.type
             if t == "comment" or not c.is_named:
@@ -425,7 +432,7 @@ class _Interp(Arith):
         try:
             self.exec_seq(node.children, ctx)
         except _Jump as j:
-            if j.kind != "exit":
+            if j.kind not in ("exit", "cut"):
                 raise
         finally:
             self.st = saved
@@ -455,7 +462,20 @@ class _Interp(Arith):
                     cond = True
                 elif (op == "&&") != last:
                     continue  # skipped; the status stays
-            self.exec_stmt(c, ctx._replace(conditional=True) if cond else ctx)
+            if not cond:
+                self.exec_stmt(c, ctx)
+                last = self.eval_condition([c])
+                continue
+            # a part that may not run: a jump in it (`curl ... || break`) leaves on
+            # the paths where it runs; the others go on with the state before it
+            base = self.st.copy()
+            try:
+                self.exec_stmt(c, ctx._replace(conditional=True))
+            except _Jump as j:
+                self.leave(j, f"the `{op}` at line {self._line(c)} runs `{self.text(c)[:40]}`", ctx)
+                self.st = base
+                last = None
+                continue
             last = self.eval_condition([c])
 
     def s_pipeline(self, node: Any, ctx: _Ctx) -> None:
@@ -467,7 +487,7 @@ class _Interp(Arith):
                 try:
                     self.exec_stmt(c, ctx)
                 except _Jump as j:
-                    if j.kind != "exit":
+                    if j.kind not in ("exit", "cut"):
                         raise
                 finally:
                     self.st = saved
@@ -671,49 +691,116 @@ class _Interp(Arith):
         what = "`case`" if node.type == "case_statement" else "`if`"
         at = node.start_point[0] + 1
         ended = 0  # undecided branches that run `exit`: their paths end there
+        left = 0  # undecided branches whose paths all left a loop or function
+        undecided = False  # a branch before this one may or may not have run
         for cond, body in branches:
             self.exec_seq(cond, ctx)
             verdict = self.eval_condition(cond)
             if verdict is False:
                 continue
+            first = cond[0] if cond else (body[0] if body else node)
+            label = (
+                f"the test at line {self._line(first)} is true"
+                if cond
+                else f"the {what} at line {at} takes the branch at line {self._line(first)}"
+            )
             base = self.st
             self.st = base.copy()
-            self.exec_seq(body, bctx if verdict is None else ctx)
-            if verdict is None and runs_exit(body, self.data):
-                ended += 1
+            if verdict is None or undecided:
+                how = self.run_maybe(body, bctx, label, ctx)
+                if how == "live":
+                    results.append(self.st)
+                    labels.append(label)
+                elif how == "exit":
+                    ended += 1
+                else:
+                    left += 1
             else:
+                self.exec_seq(body, ctx)  # a jump here is taken on every path
                 results.append(self.st)
-                first = cond[0] if cond else (body[0] if body else node)
-                labels.append(
-                    f"the test at line {self._line(first)} is true"
-                    if cond
-                    else f"the {what} at line {at} takes the branch at line {self._line(first)}"
-                )
+                labels.append(label)
             self.st = base
             if verdict is True:
                 break
+            undecided = True
         else:
+            label = (
+                f"the {what} at line {at} takes its `else` branch"
+                if else_body is not None
+                else f"the {what} at line {at} takes no branch"
+            )
             if else_body is not None:
                 base = self.st
                 self.st = base.copy()
-                self.exec_seq(else_body, bctx)
-                if runs_exit(else_body, self.data):
+                how = self.run_maybe(else_body, bctx, label, ctx)
+                if how == "live":
+                    results.append(self.st)
+                    labels.append(label)
+                elif how == "exit":
                     ended += 1
                 else:
-                    results.append(self.st)
-                    labels.append(f"the {what} at line {at} takes its `else` branch")
+                    left += 1
                 self.st = base
             else:
                 results.append(self.st.copy())
-                labels.append(f"the {what} at line {at} takes no branch")
-        if not results and ended:
-            raise _Jump("exit")  # every path through it exits
+                labels.append(label)
+        if not results and (ended or left):
+            # every path through it exits, or leaves by a jump a frame keeps
+            raise _Jump("cut" if left else "exit")
         if not results:
             return
         if len(results) == 1:
             self.st = results[0]
         else:
             self.st = self.merge(results, self.span(node), labels)
+
+    def run_maybe(self, body: Sequence[Any], ctx: _Ctx, label: str, outer: _Ctx) -> str:
+        """Run a branch that runs on some paths only: "live" when its paths go on after
+        it (``self.st`` their state), "exit" when they end (an ``exit``), "left" when
+        they left a loop or function by a jump (kept by its `_Frame`)."""
+        try:
+            self.exec_seq(body, ctx)
+        except _Jump as j:
+            return self.leave(j, label, outer)
+        return "live"
+
+    def leave(self, j: _Jump, label: str, ctx: _Ctx) -> str:
+        """The paths of one branch (or ``||``/``&&`` part) that jump: kept by the frame
+        the jump leaves, with their state now, to meet the paths that did not jump
+        where bash would bring them together.  "exit", "left", or "live" for a jump
+        bash ignores (``break`` outside a loop, ``return`` outside a function)."""
+        if j.kind == "exit":
+            return "exit"
+        if j.kind == "cut":
+            return "left"
+        target: Optional[_Frame] = None
+        passed: list[_Frame] = []
+        if j.kind in ("break", "continue"):
+            n = max(j.n, 1)
+            for f in reversed(self.frames):
+                passed.append(f)
+                if f.kind == "loop":
+                    target = f
+                    n -= 1
+                    if n == 0:
+                        break
+        elif j.kind == "return":
+            for f in reversed(self.frames):
+                passed.append(f)
+                if f.kind == "function":
+                    target = f
+                    break
+        if target is None:
+            return "live"
+        del passed[passed.index(target) + 1 :]
+        if ctx.iteration:
+            label = f"{label} ({ctx.iteration})"
+        target.jumps.append((j.kind, self.st.copy(), label))
+        for f in passed:
+            f.cuts += 1
+            if f is not target or j.kind == "break":
+                f.left = True
+        return "left"
 
     def _line(self, node: Any) -> int:
         """The line in the file of a node (of the script, or of an eval'd string)."""
@@ -973,13 +1060,19 @@ class _Interp(Arith):
         sp = self.span(node)
         lctx = ctx._replace(in_loop=True)
         if known and len(values) <= MAX_UNROLL and self.may_unroll(len(values), sp):
-            for w in values:
-                self.set_var(name, w, sp, lctx)
-                if self.loop_iteration(body, lctx._replace(iteration=f"{name}={w.value}")) == "break":
-                    break
+            fr = self.begin_loop()
+            try:
+                for w in values:
+                    self.set_var(name, w, sp, lctx)
+                    if self.loop_iteration(body, lctx._replace(iteration=f"{name}={w.value}"), fr) == "break":
+                        break
+            except BaseException:
+                self.frames.remove(fr)
+                raise
+            self.end_loop(fr, sp)
             return
         self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
-        self.loop_iteration(body, lctx)
+        self.loop_once(body, lctx, sp)
         self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
 
     def may_unroll(self, n: int, sp: Span) -> bool:
@@ -1002,18 +1095,87 @@ class _Interp(Arith):
             self.noted.add(key)
             self.problem("limit", message, sp)
 
-    def loop_iteration(self, body: Any, ctx: _Ctx) -> Optional[str]:
-        """One run of a loop body: "break" when it breaks this loop, else None
-        (``continue`` ends the run); a jump to an outer loop goes on up."""
+    def begin_loop(self) -> _Frame:
+        fr = _Frame("loop")
+        self.frames.append(fr)
+        return fr
+
+    def loop_once(self, body: Any, ctx: _Ctx, sp: Span) -> None:
+        """A loop whose runs vcfg does not count: its body read once."""
+        fr = self.begin_loop()
+        try:
+            self.loop_iteration(body, ctx, fr)
+        except BaseException:
+            self.frames.remove(fr)
+            raise
+        self.end_loop(fr, sp)
+
+    def loop_iteration(self, body: Any, ctx: _Ctx, fr: _Frame) -> Optional[str]:
+        """One run of a loop body: "break" when no path goes on to the next run, else
+        None.  A ``continue`` ends the run; paths that left the run by a jump in a
+        branch vcfg cannot decide meet the others at the next run (``continue``) or
+        after the loop (``break``, `end_loop`); a jump to an outer loop goes on up."""
+        if fr.left:
+            ctx = ctx._replace(conditional=True)  # some paths broke out in an earlier run
+        start = len(fr.jumps)
+        live = True
         try:
             self.exec_stmt(body, ctx)
         except _Jump as j:
-            if j.kind not in ("break", "continue"):
+            if j.kind == "cut":
+                live = False
+            elif j.kind in ("break", "continue") and j.n <= 1:
+                if j.kind == "break":
+                    if not fr.jumps:
+                        return "break"  # every path breaks here: self.st is theirs
+                    fr.jumps.append(("break", self.st, "the loop breaks" + _at(ctx)))
+                    fr.left = True
+                    live = False
+            elif not fr.jumps:
+                if j.kind in ("break", "continue"):
+                    raise _Jump(j.kind, j.n - 1) from None
                 raise
-            if j.n > 1:
-                raise _Jump(j.kind, j.n - 1) from None
-            return "break" if j.kind == "break" else None
-        return None
+            else:
+                # paths that left this loop earlier go on after it: this jump ends
+                # (exit) or leaves (return, break 2) the paths that reach it only
+                if j.kind in ("break", "continue"):
+                    j = _Jump(j.kind, j.n - 1)
+                    self.frames.remove(fr)
+                    try:
+                        how = self.leave(j, "the jump runs", ctx)
+                    finally:
+                        self.frames.append(fr)
+                else:
+                    how = self.leave(j, "the jump runs", ctx)
+                if how == "live":
+                    raise j from None
+                live = False
+        conts = [(st, label) for k, st, label in fr.jumps[start:] if k == "continue"]
+        if conts:
+            fr.jumps[start:] = [e for e in fr.jumps[start:] if e[0] != "continue"]
+            if live:
+                conts.append((self.st, "the body runs to its end" + _at(ctx)))
+            self.st = (
+                conts[0][0]
+                if len(conts) == 1
+                else self.merge([c[0] for c in conts], self.span(body), [c[1] for c in conts])
+            )
+            live = True
+        fr.live = live
+        return None if live else "break"
+
+    def end_loop(self, fr: _Frame, sp: Span) -> None:
+        """The state after a loop: the paths that broke out of it on the way, with the
+        one that ran it to its end (or broke out on every path)."""
+        self.frames.remove(fr)
+        breaks = [(st, label) for k, st, label in fr.jumps if k == "break"]
+        if not breaks:
+            if not fr.live:
+                raise _Jump("cut")
+            return
+        if fr.live:
+            breaks.append((self.st, f"the loop at line {sp.line} runs without a `break`"))
+        self.st = breaks[0][0] if len(breaks) == 1 else self.merge([b[0] for b in breaks], sp, [b[1] for b in breaks])
 
     def _field_of(self, parent: Any, child: Any) -> Optional[str]:
         for i, c in enumerate(parent.children):
@@ -1049,18 +1211,25 @@ class _Interp(Arith):
         names = self.assigned_names(body) | set(env)
         if ok and len(iters) <= MAX_UNROLL and self.may_unroll(len(iters), sp):
             final = env
-            for it in iters:
-                for k, v in it.items():
-                    self.set_var(k, _synth(str(v), sp), sp, lctx)
-                desc = ",".join(f"{k}={v}" for k, v in it.items())
-                if self.loop_iteration(body, lctx._replace(iteration=desc)) == "break":
-                    final = it
-                    break
-            for k, v in final.items():
-                self.set_var(k, _synth(str(v), sp), sp, lctx)
+            fr = self.begin_loop()
+            try:
+                for it in iters:
+                    for k, v in it.items():
+                        self.set_var(k, _synth(str(v), sp), sp, lctx)
+                    desc = ",".join(f"{k}={v}" for k, v in it.items())
+                    if self.loop_iteration(body, lctx._replace(iteration=desc), fr) == "break":
+                        final = it
+                        break
+                if fr.live:
+                    for k, v in final.items():
+                        self.set_var(k, _synth(str(v), sp), sp, lctx)
+            except BaseException:
+                self.frames.remove(fr)
+                raise
+            self.end_loop(fr, sp)
             return
         self.widen(names, sp, f"changed by the loop at line {sp.line}")
-        self.loop_iteration(body, lctx)
+        self.loop_once(body, lctx, sp)
         self.widen(names, sp, f"changed by the loop at line {sp.line}")
 
     def s_while_statement(self, node: Any, ctx: _Ctx) -> None:
@@ -1084,7 +1253,7 @@ class _Interp(Arith):
             if c.is_named and c is not body and c.type in _STMT_TYPES:
                 self.exec_stmt(c, lctx)
         if body is not None:
-            self.loop_iteration(body, lctx)
+            self.loop_once(body, lctx, sp)
         self.widen(names, sp, f"changed by the loop at line {sp.line}")
 
     # -- redirected statements
@@ -1151,19 +1320,19 @@ class _Interp(Arith):
         """The variables ``node`` reads whose value depends on the path taken."""
         alts = self.st.alts
         out: list[str] = []
-        stack = [node]
+        stack = [(node, False)]
         while stack:
-            n = stack.pop()
-            if (
-                n.type == "variable_name"
-                and n.parent is not None
-                and n.parent.type in ("simple_expansion", "expansion")
+            n, arith = stack.pop()
+            if n.type == "variable_name" and (
+                arith or (n.parent is not None and n.parent.type in ("simple_expansion", "expansion"))
             ):
                 name = self.text(n)
                 live = alts.get(name)
                 if live is not None and self.st.vars.get(name) is live[0] and name not in out:
                     out.append(name)
-            stack.extend(n.children)
+            # a bare name inside `$(( ))` is read too (`--port $((BASE + i))`)
+            inner = arith or n.type == "arithmetic_expansion"
+            stack.extend((c, inner) for c in n.children)
         return out
 
     def fork(self, names: list[str], ctx: _Ctx, span: Span, run: Callable[[_Ctx], None]) -> bool:
@@ -1212,7 +1381,7 @@ class _Interp(Arith):
                     seen.append(label)
             label = " and ".join(seen)
             path = f"{ctx.path} and {label}" if ctx.path else label
-            run(ctx._replace(conditional=True, path=path))
+            run(ctx._replace(conditional=True, path=path, nojump=True))
             results.append(self.st)
             labels.append(label)
         self.st = self.merge(results, span, labels)
@@ -1424,7 +1593,9 @@ class _Interp(Arith):
             self.b_set(argv, span, ctx)
             return
         if name in ("break", "continue", "return", "exit"):
-            if not ctx.conditional and (name in ("return", "exit") or ctx.in_loop):
+            # in a branch vcfg cannot decide, the branch keeps the jump's paths
+            # (`run_maybe`); in one path's run of a forked command it is not followed
+            if not ctx.nojump and (name in ("return", "exit") or ctx.in_loop):
                 k = argv[1].text if len(argv) > 1 else "1"
                 raise _Jump(name, int(k) if k is not None and k.isdigit() and name in ("break", "continue") else 1)
             return
@@ -1495,10 +1666,9 @@ class _Interp(Arith):
         self.sourcing.append(full)
         self.sites.append(self.sites[0] if self.sites else span.start)
         try:
-            self.exec_seq(tree.root_node.children, ctx)
-        except _Jump as j:
-            if j.kind != "return":
-                raise
+            self.returnable(
+                lambda: self.exec_seq(tree.root_node.children, ctx), f"`{target}` is read to its end", ctx, span
+            )
         finally:
             self.sites.pop()
             self.sourcing.pop()
@@ -1695,10 +1865,7 @@ class _Interp(Arith):
         self.call_stack.append(name)
         self.locals_stack.append({})
         try:
-            self.exec_stmt(body, ctx)
-        except _Jump as j:
-            if j.kind != "return":
-                raise
+            self.returnable(lambda: self.exec_stmt(body, ctx), f"`{name}` runs to its end", ctx, self.span(body))
         finally:
             self.call_stack.pop()
             saved = self.locals_stack.pop()
@@ -1707,6 +1874,42 @@ class _Interp(Arith):
                     self.st.vars.pop(n, None)
                 else:
                     self.st.vars[n] = b
+
+    def returnable(self, run: Callable[[], None], label: str, ctx: _Ctx, sp: Span) -> None:
+        """Run a function body or a sourced file, which ``return`` leaves: the paths
+        that returned in a branch vcfg cannot decide meet the others after it."""
+        fr = _Frame("function")
+        self.frames.append(fr)
+        live = True
+        try:
+            try:
+                run()
+            except _Jump as j:
+                if j.kind == "cut":
+                    live = False
+                elif j.kind != "return":
+                    if not fr.jumps:
+                        raise
+                    # the paths that returned earlier go on after the call; this
+                    # jump ends (exit) or leaves (break) the ones that reach it only
+                    self.frames.remove(fr)
+                    try:
+                        how = self.leave(j, "the jump runs", ctx)
+                    finally:
+                        self.frames.append(fr)
+                    if how == "live":
+                        raise
+                    live = False
+        finally:
+            self.frames.remove(fr)
+        paths = [(st, lb) for k, st, lb in fr.jumps if k == "return"]
+        if not paths:
+            if not live:
+                raise _Jump("cut")
+            return
+        if live:
+            paths.append((self.st, label))
+        self.st = paths[0][0] if len(paths) == 1 else self.merge([p[0] for p in paths], sp, [p[1] for p in paths])
 
     # ------------------------------------------------------------------ launches
     def classify(
@@ -2963,6 +3166,10 @@ def _repo_root(folder: str) -> str:
         if up == d:
             return folder
         d = up
+
+
+def _at(ctx: _Ctx) -> str:
+    return f" ({ctx.iteration})" if ctx.iteration else ""
 
 
 def _chain_paths(

@@ -1,5 +1,6 @@
 """The bash interpreter's state: the shell's variables at one point, the context a
-statement runs in, and the jumps (``break``, ``return``, ``exit``) that end a body."""
+statement runs in, the jumps (``break``, ``return``, ``exit``) that end a body, and the
+frames (a loop, a function) that keep the paths an undecided jump took out of them."""
 
 from __future__ import annotations
 
@@ -43,12 +44,34 @@ class _State:
 
 class _Jump(Exception):
     """``break``, ``continue``, ``return`` or ``exit`` run on every path that reaches
-    it: the rest of the loop body, function or script is not run."""
+    it: the rest of the loop body, function or script is not run.  ``cut``: no path
+    goes on from here (each left by an ``exit``, or by a jump a `_Frame` keeps)."""
 
     def __init__(self, kind: str, n: int = 1) -> None:
         super().__init__(kind)
         self.kind = kind
         self.n = n
+
+
+class _Frame:
+    """A loop run or a function call that a jump in a branch vcfg cannot decide may
+    leave: the state of each path that left it (and how), merged where the paths meet
+    again (after the loop, at the next run of its body, after the call)."""
+
+    __slots__ = ("kind", "jumps", "cuts", "left", "live")
+
+    def __init__(self, kind: str) -> None:
+        #: "loop" or "function"
+        self.kind = kind
+        #: (jump kind, the state on that path, the path's label)
+        self.jumps: list[tuple[str, _State, str]] = []
+        #: bumped at each such jump: what follows in the body runs on some paths only
+        self.cuts = 0
+        #: some paths left for good (a ``break``): later runs of the body are conditional
+        self.left = False
+        #: a loop: whether the interpreter's state is a path that goes on (else every
+        #: path of the last run left it)
+        self.live = True
 
 
 @tuple_record
@@ -63,3 +86,5 @@ class _Ctx:
     #: the path through the script this runs on, when it runs on some paths only
     #: (an eval of a string an ``if`` on an input changed)
     path: Optional[str] = None
+    #: one path's run of a command read once per path: jumps in it are not followed
+    nojump: bool = False
