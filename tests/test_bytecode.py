@@ -50,15 +50,22 @@ def _lint(site: Path, *flags: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_file_holds_the_lint_path_and_not_the_generators(installed: Path) -> None:
     import marshal
-    from importlib.util import MAGIC_NUMBER
 
-    data = (installed / "vcfg" / bytecode.file_name()).read_bytes()
-    head = bytecode._HEADER + MAGIC_NUMBER
-    assert data.startswith(head)
-    codes = marshal.loads(data[len(head) :])
-    assert {"vcfg.lint.engine", "vcfg.lint.rules", "vcfg.lint.rules.vc900_unused_suppression"} <= set(codes)
-    assert codes["vcfg.lint.rules"][:2] == (os.path.join("vcfg", "lint", "rules", "__init__.py"), True)
-    assert not [n for n in codes if n.startswith(("vcfg.dev", "vcfg.catalog.extract", "vcfg.lsp"))]
+    fd = os.open(installed / "vcfg" / bytecode.file_name(), os.O_RDONLY)
+    try:
+        found = bytecode._read_index(fd)
+        assert found is not None
+        index, start = found
+        assert {"vcfg.lint.engine", "vcfg.lint.rules", "vcfg.lint.rules.vc900_unused_suppression"} <= set(index)
+        assert index["vcfg.lint.rules"][:2] == (os.path.join("vcfg", "lint", "rules", "__init__.py"), True)
+        assert not [n for n in index if n.startswith(("vcfg.dev", "vcfg.catalog.extract", "vcfg.lsp"))]
+        # each entry is that module's code, at its offset
+        _, _, size, offset, length = index["vcfg.span"]
+        code = marshal.loads(os.pread(fd, length, start + offset))
+        assert code.co_filename.endswith(os.path.join("vcfg", "span.py"))
+        assert size == (installed / "vcfg" / "span.py").stat().st_size
+    finally:
+        os.close(fd)
 
 
 def test_a_lint_through_the_file_says_what_the_ordinary_import_says(installed: Path) -> None:

@@ -5,8 +5,9 @@ Python's path finder each one costs a directory check, a ``stat`` of the source,
 open and read of its ``.pyc`` and a header check: about 40-60 us a module before any
 of its code runs, 8-10 ms of a 90-100 ms lint (docs/performance.md).  A regular
 install (``pip install .``, a wheel) also holds ``vcfg/bytecode.<tag>.bin``: every
-module's code in one file, read once; `install` puts a finder before the path finder
-that answers vcfg's modules from it.  Nothing is written at run time.
+module's code in one file, with an index in front; `install` reads the index and puts
+a finder before the path finder that answers vcfg's modules from it, reading a
+module's code (one ``pread``) when it is imported.  Nothing is written at run time.
 
 The file is used only when it fits the running interpreter (its name carries the
 interpreter's cache tag, its header the bytecode magic number, and ``-O`` is off).
@@ -22,9 +23,11 @@ import os
 import sys
 from typing import Any, Optional
 
-#: (magic, {module: (source path relative to the package's parent, is a package,
-#: source size, marshalled code)})
-_HEADER = b"vcfg-bytecode-1\n"
+#: the file: this line, the interpreter's magic number, the index's length (8 bytes,
+#: little-endian), the index (marshal: {module: (source path relative to the package's
+#: parent, is a package, source size, offset after the index, length)}), then each
+#: module's marshalled code, read (``os.pread``) only when the module is imported
+_HEADER = b"vcfg-bytecode-2\n"
 #: sources changed this long after the file was written are imported from source
 _SLACK_NS = 60 * 10**9
 #: never in the file: what a lint never imports (catalog builds, the generators, the
@@ -47,8 +50,10 @@ def file_name() -> str:
 class _Loader:
     """Runs a module's code from the file (the module's ``__file__`` is its source)."""
 
-    def __init__(self, codes: dict[str, Any]) -> None:
-        self.codes = codes
+    def __init__(self, fd: int, index: dict[str, Any], start: int) -> None:
+        self.fd = fd
+        self.index = index
+        self.start = start
 
     def create_module(self, spec: Any) -> None:
         return None
@@ -56,7 +61,8 @@ class _Loader:
     def exec_module(self, module: Any) -> None:
         import marshal
 
-        code = marshal.loads(self.codes[module.__name__][3])
+        _, _, _, offset, length = self.index[module.__name__]
+        code = marshal.loads(os.pread(self.fd, length, self.start + offset))
         fix = getattr(_imp, "_fix_co_filename", None)
         if fix is not None:  # as importlib does for a .pyc: the source's real path
             fix(code, module.__spec__.origin)
@@ -64,14 +70,14 @@ class _Loader:
 
 
 class _Finder:
-    def __init__(self, root: str, codes: dict[str, Any], written_ns: int) -> None:
+    def __init__(self, root: str, fd: int, index: dict[str, Any], start: int, written_ns: int) -> None:
         self.root = root
-        self.codes = codes
+        self.index = index
         self.limit_ns = written_ns + _SLACK_NS
-        self.loader: Any = _Loader(codes)  # duck-typed: importlib.abc imports importlib.resources
+        self.loader: Any = _Loader(fd, index, start)  # duck-typed: importlib.abc imports importlib.resources
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        hit = self.codes.get(name)
+        hit = self.index.get(name)
         if hit is None:
             return None
         origin = os.path.join(self.root, hit[0])
@@ -95,30 +101,41 @@ class _Finder:
 
 def install() -> bool:
     """Serve vcfg's modules from the bundled file when there is one that fits; False
-    (and nothing changed) otherwise."""
+    (and nothing changed) otherwise.  The file stays open for the process (not
+    inherited by children)."""
     if sys.flags.optimize or any(isinstance(f, _Finder) for f in sys.meta_path):
         return False
     package = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(package, file_name())
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-            written_ns = os.fstat(f.fileno()).st_mtime_ns
+        fd = os.open(os.path.join(package, file_name()), os.O_RDONLY)
     except OSError:
         return False
+    try:
+        found = _read_index(fd)
+        written_ns = os.fstat(fd).st_mtime_ns
+    except (OSError, EOFError, ValueError, TypeError):
+        found = None
+    if found is None:
+        os.close(fd)
+        return False
+    index, start = found
+    sys.meta_path.insert(0, _Finder(os.path.dirname(package), fd, index, start, written_ns))
+    return True
+
+
+def _read_index(fd: int) -> Optional[tuple[dict[str, Any], int]]:
+    """(the index, where the code starts), or None for a file of another format or
+    interpreter."""
+    import marshal
     from importlib.util import MAGIC_NUMBER
 
     head = _HEADER + MAGIC_NUMBER
-    if not data.startswith(head):
-        return False
-    import marshal
-
-    try:
-        codes = marshal.loads(data[len(head) :])
-    except (EOFError, ValueError, TypeError):
-        return False
-    sys.meta_path.insert(0, _Finder(os.path.dirname(package), codes, written_ns))
-    return True
+    first = os.pread(fd, len(head) + 8, 0)
+    if first[: len(head)] != head or len(first) != len(head) + 8:
+        return None
+    size = int.from_bytes(first[len(head) :], "little")
+    index = marshal.loads(os.pread(fd, size, len(first)))
+    return (index, len(first) + size) if isinstance(index, dict) else None
 
 
 def build(package: str, sources: Optional[list[str]] = None) -> str:
@@ -132,7 +149,9 @@ def build(package: str, sources: Optional[list[str]] = None) -> str:
     parent = os.path.dirname(package)
     if sources is None:
         sources = [os.path.join(d, n) for d, _, names in os.walk(package) for n in names if n.endswith(".py")]
-    codes: dict[str, Any] = {}
+    index: dict[str, Any] = {}
+    blobs: list[bytes] = []
+    offset = 0
     for src in sorted(sources):
         rel = os.path.relpath(os.path.abspath(src), parent)
         parts = rel[: -len(".py")].split(os.sep)
@@ -144,9 +163,13 @@ def build(package: str, sources: Optional[list[str]] = None) -> str:
             continue
         with open(src, "rb") as f:
             text = f.read()
-        code = compile(text, src, "exec", dont_inherit=True)
-        codes[name] = (rel, is_package, len(text), marshal.dumps(code))
+        blob = marshal.dumps(compile(text, src, "exec", dont_inherit=True))
+        index[name] = (rel, is_package, len(text), offset, len(blob))
+        blobs.append(blob)
+        offset += len(blob)
+    head = _HEADER + MAGIC_NUMBER
+    body = marshal.dumps(index)
     out = os.path.join(package, file_name())
     with open(out, "wb") as f:
-        f.write(_HEADER + MAGIC_NUMBER + marshal.dumps(codes))
+        f.write(head + len(body).to_bytes(8, "little") + body + b"".join(blobs))
     return out
