@@ -18,6 +18,7 @@ from vcfg.launch.read import MAX_BYTES
 from vcfg.lint import suppressions
 from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, Run, RunContext, Target
+from vcfg.lint.paths import path_groups
 from vcfg.lint.paths import reconcile as reconcile_paths
 from vcfg.lint.registry import rule_modules
 from vcfg.lint.rule import Rule
@@ -333,7 +334,11 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str]) ->
             internal.append(f"rule {mod.RULE.code} failed: {type(e).__name__}: {e}")
             return []
 
-    on_paths = any(lc.inv.path for lc in launches)
+    # launches of one command on several paths (computed once, not per rule), and
+    # each launch's release (a rule's range is checked per release, not per launch)
+    groups = path_groups(launches)
+    versions = [lc.target.version for lc in launches]
+    one_version = versions[0] if versions and all(v == versions[0] for v in versions) else None
     for mod in modules:
         rule = mod.RULE
         if rule.scope == "file":
@@ -341,11 +346,18 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str]) ->
                 if applies(rule, fc.target.version):
                     found.extend(guarded(mod, fc))
         elif rule.scope == "launch":
-            per_launch = [(lc, guarded(mod, lc)) for lc in launches if applies(rule, lc.target.version)]
-            if on_paths:
-                found.extend(reconcile_paths(per_launch))
+            if rule.versions is None or (one_version is not None and _in_range(rule.versions, one_version)):
+                per_launch = [guarded(mod, lc) for lc in launches]
+            elif one_version is not None:
+                continue
+            else:
+                per_launch = [
+                    guarded(mod, lc) if _in_range(rule.versions, v) else [] for lc, v in zip(launches, versions)
+                ]
+            if groups:
+                found.extend(reconcile_paths(launches, per_launch, groups))
             else:  # no launch runs on some paths only: nothing to reconcile
-                for _, diags in per_launch:
+                for diags in per_launch:
                     found.extend(diags)
         elif rule.scope == "run":
             for rc in runs:

@@ -14,27 +14,37 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.records import replace
 
 
-def reconcile(per_launch: Sequence[tuple[Any, list[Diagnostic]]]) -> list[Diagnostic]:
-    """One rule's findings for each launch of a run, with the path rule applied."""
+def path_groups(launches: Sequence[Any]) -> list[list[int]]:
+    """The launches of one command that runs on several paths (indexes into
+    ``launches``, two or more each): computed once per lint, not per rule."""
     groups: dict[tuple[str, Any, int], list[int]] = {}
-    for k, (lc, _) in enumerate(per_launch):
+    for k, lc in enumerate(launches):
         inv = lc.inv
         if inv.path:
             groups.setdefault((lc.path, inv.site, inv.span.start), []).append(k)
-    if not groups:
-        return [d for _, diags in per_launch for d in diags]
+    return [members for members in groups.values() if len(members) >= 2]
+
+
+def reconcile(
+    launches: Sequence[Any], per_launch: Sequence[list[Diagnostic]], groups: list[list[int]]
+) -> list[Diagnostic]:
+    """One rule's findings for each launch of a run (``per_launch[k]`` those of
+    ``launches[k]``), with the path rule applied to the launches of each of
+    ``groups`` (`path_groups`)."""
     partial: dict[int, str] = {}  # index of a launch on some paths -> its path
     everywhere: dict[int, set[tuple[str, Any, str]]] = {}
-    for members in groups.values():
-        if len(members) < 2:
+    for members in groups:
+        if not any(per_launch[k] for k in members):
             continue
-        keys = [{(d.code, d.span, d.message) for d in per_launch[k][1]} for k in members]
+        keys = [{(d.code, d.span, d.message) for d in per_launch[k]} for k in members]
         common = set.intersection(*keys)
         for k in members:
-            partial[k] = per_launch[k][0].inv.path
+            partial[k] = launches[k].inv.path
             everywhere[k] = common
     out: list[Diagnostic] = []
-    for k, (_lc, diags) in enumerate(per_launch):
+    for k, diags in enumerate(per_launch):
+        if not diags:
+            continue
         path = partial.get(k)
         for d in diags:
             if path is None or (d.code, d.span, d.message) in everywhere[k]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from vcfg.lint.context import LaunchContext, Target
-from vcfg.lint.rules._util import first_absent_since, first_present_after
+from vcfg.lint.rules._util import name_absent_since, name_present_after
 
 
 def norm(option: str) -> str:
@@ -18,11 +18,11 @@ def norm(option: str) -> str:
 
 def removed_since(target: Target, option: str) -> Optional[str]:
     """The release that removed ``option`` (<= target), if a bundled release had it."""
-    return first_absent_since(target, lambda c: c.flag(option) is not None)[1]
+    return name_absent_since(target, "flag", option)[1]
 
 
 def added_in(target: Target, option: str) -> Optional[str]:
-    return first_present_after(target, lambda c: c.flag(option) is not None)
+    return name_present_after(target, "flag", option)
 
 
 def unknown_options(lc: LaunchContext):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._env import DIRECT_READS, is_serve, near_miss, script_bindings
-from vcfg.lint.rules._util import first_absent_since, first_present_after, name_span
+from vcfg.lint.rules._util import name_absent_since, name_present_after, name_span
 from vcfg.lint.rules.vc232_environ_validation_fails import FLAG_DEST
 
 RULE = Rule(
@@ -42,10 +42,10 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             continue
         if target.knowledge.removed_env(name, target.version) is not None:
             continue  # VC103
-        if first_absent_since(target, lambda c: c.env(name) is not None)[1]:  # noqa: B023 - called at once
+        if name_absent_since(target, "env", name)[1]:
             continue  # VC103
         span = name_span(lc.file, b.span, name)
-        later = first_present_after(target, lambda c: c.env(name) is not None)  # noqa: B023 - called at once
+        later = name_present_after(target, "env", name)
         if later:
             yield RULE.diag(
                 span,

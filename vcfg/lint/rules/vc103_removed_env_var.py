@@ -9,7 +9,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._env import is_serve, script_bindings
 from vcfg.lint.rules._fix import assignment_line, delete_words, fix, insert_option, shell_word
-from vcfg.lint.rules._util import first_absent_since, name_span
+from vcfg.lint.rules._util import name_absent_since, name_span
 
 RULE = Rule(
     code="VC103",
@@ -48,7 +48,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if lc.catalog.env(name) is not None:
             continue
         entry = target.knowledge.removed_env(name, target.version)
-        last, removed = first_absent_since(target, lambda c: c.env(name) is not None)  # noqa: B023 - called at once
+        last, removed = name_absent_since(target, "env", name)
         if entry is None and removed is None:
             continue
         when = removed or getattr(entry, "removed_in", None)
