@@ -335,6 +335,18 @@ def group(
     """The deployments the ``given`` FileContexts belong to, each with every member
     (``load(path)`` reads one the user did not give; None: unreadable, left out;
     ``buffers``: the run's, absolute path -> bytes read before the disk)."""
+    return [d for _, d in group_keyed(given, load, specs, root, buffers)]
+
+
+def group_keyed(
+    given: Iterable[Any],
+    load: Callable[[str], Optional[Any]],
+    specs: Iterable[DeploymentSpec] = (),
+    root: Optional[Path] = None,
+    buffers: Optional[Mapping[str, bytes]] = None,
+) -> list[tuple[str, Deployment]]:
+    """`group`, each deployment with the real path of its first member (what orders
+    them: the same whichever of its members are given)."""
     by_real: dict[str, Any] = {}
     for fc in given:
         by_real.setdefault(_key(fc.path), fc)
@@ -425,4 +437,4 @@ def group(
         )
     # by the first member's real path (known: not resolved again)
     out.sort(key=lambda x: x[0])
-    return [d for _, d in out]
+    return out

@@ -35,6 +35,8 @@ class LintResult:
     path_errors: list[str] = field(default_factory=list)
     #: what the user should know about the paths (an empty folder, a FIFO skipped)
     path_notes: list[str] = field(default_factory=list)
+    #: ``lint_files(keyed=True)``: (place, what the summary needs) of each launch
+    launch_releases: list[Any] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -219,27 +221,52 @@ def lint_paths(
     if ignore:
         config.ignore = [*config.ignore, *(s.upper() for s in ignore)]
     target = make_target(version, config, knowledge_dirs)
+    files, path_errors, path_notes = expand_paths_report(paths, config)
+    named = set(paths)
+    given = [p in named for p in files]
+    from vcfg.lint import batch
+
+    jobs = batch.jobs(files, contents, stdin_filename)
+    if jobs > 1:
+        result: LintResult = batch.lint_split(files, given, target, jobs, lint_files, merge_results)
+    else:
+        result = lint_files(files, given, target, contents, stdin_filename)
+    result.path_errors = path_errors + result.path_errors
+    result.path_notes = path_notes
+    return result
+
+
+def lint_files(
+    files: Sequence[str],
+    named: Sequence[bool],
+    target: Target,
+    contents: Optional[dict[str, bytes]] = None,
+    stdin_filename: Optional[str] = None,
+    keyed: bool = False,
+) -> LintResult:
+    """Read and lint ``files`` (``named[k]``: the user named ``files[k]`` itself, not
+    a folder holding it); ``path_errors`` of the result: the files that could not be
+    read.  ``keyed``: keep what the summary needs of each launch, with the order a
+    run over more files would give it (`vcfg.lint.batch` merges such results)."""
     from vcfg.launch.read import read_bytes, read_files
 
-    named = set(paths)
-    files, path_errors, path_notes = expand_paths_report(paths, config)
+    path_errors: list[str] = []
     read: list[tuple[str, bytes]] = []
     truncated: list[bool] = []
-    kept: list[str] = []
-    for path in files:
+    kept_named: list[bool] = []
+    for path, was_named in zip(files, named):
         try:
             data = contents[path] if contents is not None and path in contents else read_bytes(path)
         except VcfgError as e:  # unreadable: reported, the rest is linted
             path_errors.append(e.message)
             continue
-        kept.append(path)
+        kept_named.append(was_named)
         read.append(((stdin_filename or "<stdin>") if path == "-" else path, data[:MAX_BYTES]))
         truncated.append(len(data) > MAX_BYTES)
         if path == "-" and stdin_filename:
             # a serve config read from stdin: its launch's --config reads these bytes
             contents = {**(contents or {}), stdin_filename: data}
-    files = kept
-    plans = read_files(read, target.catalog, named=[p in named for p in files])
+    plans = read_files(read, target.catalog, named=kept_named)
     # a launch's --config file is read from ``contents`` too
     run = Run(target, buffers={os.path.abspath(p): b for p, b in (contents or {}).items()})
     contexts: list[FileContext] = []
@@ -250,9 +277,8 @@ def lint_paths(
         ctx = FileContext(path=shown, text=text, plan=plan, target=target, data=data, run=run)
         ctx.truncated = cut
         contexts.append(ctx)
-    result = run_rules(contexts, run, sources)
+    result = run_rules(contexts, run, sources, keyed)
     result.path_errors = path_errors
-    result.path_notes = path_notes
     return result
 
 
@@ -297,7 +323,7 @@ def _member_loader(run: Run):  # type: ignore[no-untyped-def]
     return load
 
 
-def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str]) -> LintResult:
+def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], keyed: bool = False) -> LintResult:
     from vcfg.launch.model import SERVE
     from vcfg.lint import deployments
 
@@ -308,10 +334,15 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str]) ->
     given = {fc.path for fc in contexts}
     root = config.path.parent if config.path is not None else None
     runs: list[RunContext] = []
-    for dep in deployments.group(contexts, _member_loader(run), config.deployments, root, run.buffers):
+    #: each launch's place in the order of a run over any superset of these files
+    #: (its deployment's first member, its file in the deployment, its own index)
+    places: list[tuple[str, int, int]] = []
+    for dep_key, dep in deployments.group_keyed(contexts, _member_loader(run), config.deployments, root, run.buffers):
         rc = RunContext(files=dep.files, target=target, hosts=dep.hosts, name=dep.name)
-        for fc in dep.files:
-            for inv in fc.plan.invocations:
+        for k, fc in enumerate(dep.files):
+            for j, inv in enumerate(fc.plan.invocations):
+                if keyed and fc.path in given:
+                    places.append((dep_key, k, j))
                 lc = LaunchContext(file=fc, inv=inv, own_target=_launch_target(inv, target, run.releases))
                 if inv.kind == SERVE:
                     lc.args = _resolve_args(lc)
@@ -390,10 +421,45 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str]) ->
         vllm_version=target.version,
         version_note=target.version_note,
     )
-    _release_summary(summary, launches, target)
+    images = any(lc.inv.image is not None or lc.inv.pin is not None for lc in launches)
+    infos = _release_infos(launches) if images or keyed else []
+    _release_summary(summary, infos, target)
     for d in kept:
         summary.counts[d.severity] += 1
-    return LintResult(kept, summary, sources, internal_errors=internal)
+    out = LintResult(kept, summary, sources, internal_errors=internal)
+    if keyed:
+        out.launch_releases = list(zip(places, infos))
+    return out
+
+
+def merge_results(parts: Sequence[tuple[Any, ...]], target: Target) -> LintResult:
+    """One result from the results of slices of a run's files, in file order (each
+    ``(diagnostics, files, launches, sources, internal errors, path errors, launch
+    releases)`` of a ``lint_files(keyed=True)``), as `run_rules` over all the files
+    would give it: findings deduplicated and sorted, the summary's releases in the
+    launches' order (vcfg/lint/batch.py)."""
+    kept = _dedupe([d for p in parts for d in p[0]])
+    kept.sort(key=lambda d: (d.span.file, d.span.line, d.span.col, SEVERITY_ORDER[d.severity], d.code))
+    summary = Summary(
+        files=sum(p[1] for p in parts),
+        launches=sum(p[2] for p in parts),
+        vllm_version=target.version,
+        version_note=target.version_note,
+    )
+    infos = sorted((x for p in parts for x in p[6]), key=lambda x: x[0])
+    _release_summary(summary, [info for _, info in infos], target)
+    for d in kept:
+        summary.counts[d.severity] += 1
+    sources: dict[str, str] = {}
+    for p in parts:
+        sources.update(p[3])
+    return LintResult(
+        kept,
+        summary,
+        sources,
+        internal_errors=[e for p in parts for e in p[4]],
+        path_errors=[e for p in parts for e in p[5]],
+    )
 
 
 def applies(rule: Rule, version: str) -> bool:
@@ -411,54 +477,73 @@ def _in_range(versions: str, version: str) -> bool:
         return False
 
 
-def _release_summary(summary: Summary, launches: list[LaunchContext], target: Target) -> None:
-    """The summary names the release of each launch when their images make them
-    differ, and says when a vLLM image's tag names no release."""
-    if not any(lc.inv.image is not None or lc.inv.pin is not None for lc in launches):
-        return
+#: what the summary needs of one launch (picklable: a batch split over processes
+#: sends these back): (path, line, its release record or None when neither an image
+#: nor a pin names one, whether it runs its own release, its release, that note)
+_LaunchRelease = tuple[str, int, Any, bool, str, Optional[str]]
+
+
+def _release_infos(launches: list[LaunchContext]) -> list[_LaunchRelease]:
     from vcfg.launch.release import release_of
 
+    return [
+        (
+            lc.path,
+            lc.inv.span.line,
+            release_of(lc.inv) if lc.inv.image is not None or lc.inv.pin is not None else None,
+            lc.own_target is not None,
+            lc.target.version,
+            lc.target.version_note,
+        )
+        for lc in launches
+    ]
+
+
+def _release_summary(summary: Summary, infos: list[_LaunchRelease], target: Target) -> None:
+    """The summary names the release of each launch when their images make them
+    differ, and says when a vLLM image's tag names no release."""
+    if not any(rel is not None for _, _, rel, _, _, _ in infos):
+        return
+    from vcfg.launch.release import Release
+
+    none = Release(None)
     notes = []
     if not target.pinned:
         unmapped = [
             (
-                lc,
+                path,
+                line,
                 rel
                 if rel.version is None
-                else rel._replace(  # type: ignore[attr-defined]
+                else rel._replace(  # type: ignore[union-attr]
                     note=f"{rel.source()} names vllm {rel.version}, which has no bundled catalog"
                 ),
             )
-            for lc in launches
-            for rel in [release_of(lc.inv)]
+            for path, line, r, own, _, _ in infos
+            for rel in [r if r is not None else none]
             if (rel.version is None and rel.note)
-            or (rel.version is not None and lc.own_target is None and rel.version != target.version)
+            or (rel.version is not None and not own and rel.version != target.version)
         ]
         if len(unmapped) == 1:
-            lc, rel = unmapped[0]
-            notes.append(f"{lc.path}:{lc.inv.span.line}: {rel.note}, checked against {target.version}")
+            path, line, rel = unmapped[0]
+            notes.append(f"{path}:{line}: {rel.note}, checked against {target.version}")
         elif unmapped:
-            images = ", ".join(dict.fromkeys(rel.image or rel.pin or "?" for _, rel in unmapped))
+            images = ", ".join(dict.fromkeys(rel.image or rel.pin or "?" for _, _, rel in unmapped))
             notes.append(
                 f"{len(unmapped)} launches' images name no release vcfg has a catalog for ({images}), "
                 f"checked against {target.version}"
             )
-    others = [lc for lc in launches if lc.own_target is not None]
-    versions = {lc.target.version for lc in launches}
+    others = [x for x in infos if x[3]]
+    versions = {x[4] for x in infos}
     if others and len(versions) == 1:
-        summary.vllm_version = others[0].target.version
-        summary.version_note = others[0].target.version_note
+        summary.vllm_version = others[0][4]
+        summary.version_note = others[0][5]
     elif others:
         summary.releases = [
-            {
-                "path": lc.path,
-                "line": lc.inv.span.line,
-                "vllm_version": lc.target.version,
-                "note": lc.target.version_note,
-            }
-            for lc in launches
+            {"path": path, "line": line, "vllm_version": version, "note": note}
+            for path, line, _, _, version, note in infos
         ]
-        shown = ", ".join(f"{lc.path}:{lc.inv.span.line} on {lc.target.version}" for lc in others[:4])
+        shown = ", ".join(f"{path}:{line} on {version}" for path, line, _, _, version, _ in others[:4])
         more = f" and {len(others) - 4} more" if len(others) > 4 else ""
         notes.insert(0, f"from their images or pins: {shown}{more}")
     if notes:
