@@ -86,7 +86,24 @@ def option(lc: "LaunchContext", dest: str, *, given: bool = False, absent: Any =
     """Option ``dest`` of a serve launch: its parsed value if the user gave it, else
     the catalog default (UNKNOWN when it must be ``given``, is computed later, or the
     argv may hide it, and for a launch that is not ``vllm serve``); ``absent`` when the
-    release has no such option."""
+    release has no such option.  Memoised per launch and lint (``lc.memo``): rules and
+    constraints ask for the same few dozen options of each launch hundreds of times."""
+    memo = lc.memo.get("option")
+    if memo is None:
+        memo = lc.memo["option"] = {}
+    try:
+        key: Any = (dest, given, absent.__class__, absent)
+        hit = memo.get(key)
+    except TypeError:  # an unhashable ``absent``: not kept
+        key = hit = None
+    if hit is None:
+        hit = _option(lc, dest, given, absent)
+        if key is not None:
+            memo[key] = hit
+    return hit
+
+
+def _option(lc: "LaunchContext", dest: str, given: bool, absent: Any) -> Option:
     flag = lc.catalog.flag_for_dest(dest)
     if flag is None and absent is not UNKNOWN:
         return Option(dest, absent, None, None)
