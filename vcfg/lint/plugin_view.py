@@ -35,7 +35,18 @@ def launch_catalog(lc: Any, target: Any) -> Catalog:
         return hit[1]
     from vcfg.catalog import plugins as pl
 
-    listed = listed_plugins(lc.inv)
+    chosen = loaded_plugins(target, listed_plugins(lc.inv))
+    cat = pl.overlay(target.catalog, chosen) if chosen else target.catalog
+    memo["plugin_catalog"] = (target, cat, [pc for pc, _ in chosen])
+    return cat
+
+
+def loaded_plugins(target: Any, listed: Optional[list[str]]) -> list[tuple[Any, Optional[list[str]]]]:
+    """(overlay, the entries it loads or None for all) of each plugin that loads with
+    ``VLLM_PLUGINS`` set to ``listed`` (None: unset) under ``target``'s project config;
+    the language server's completion and hover use it too (vcfg/lsp/plugins.py)."""
+    from vcfg.catalog import plugins as pl
+
     chosen: list[tuple[Any, Optional[list[str]]]] = []
     for pc in target.plugins:
         if listed is None:
@@ -49,9 +60,7 @@ def launch_catalog(lc: Any, target: Any) -> Catalog:
         except Exception:  # noqa: BLE001 - a broken user overlay must not stop the lint
             found = []
         chosen += [(pc, listed) for pc in found if pc.name not in have]
-    cat = pl.overlay(target.catalog, chosen) if chosen else target.catalog
-    memo["plugin_catalog"] = (target, cat, [pc for pc, _ in chosen])
-    return cat
+    return chosen
 
 
 def named_plugins(lc: Any) -> list[Any]:

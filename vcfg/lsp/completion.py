@@ -131,13 +131,25 @@ def _flag_items(cat: Any, bare: bool) -> tuple[Item, ...]:
     return _keep(f"flags:{bare}", (cat,), tuple(out))
 
 
-def _env_items(cat: Any, knowledge: Any) -> tuple[Item, ...]:
+def _plugin_of(plugins: Sequence[Any], name: str) -> Any:
+    """The plugin (of a `vcfg.lsp.plugins.PluginView`) that reads variable ``name``."""
+    return next((pc for pc in plugins if pc.env(name) is not None), None)
+
+
+def _env_items(cat: Any, knowledge: Any, base: Any = None, plugins: Sequence[Any] = ()) -> tuple[Item, ...]:
+    """Every variable of ``cat``; ``base``: vLLM's own catalog when ``cat`` has the
+    overlays of ``plugins`` (their variables say which plugin reads them)."""
     hit = per_release("env", cat, knowledge)
     if hit is not None:
         return hit
     out = []
     for e in cat.env_vars:
         detail = e.type + _default(e.default)
+        pc = _plugin_of(plugins, e.name) if base is not None and base.env(e.name) is None else None
+        if pc is not None:
+            doc = [f"**{e.name}** ({detail}): read by the {pc.label} plugin, not by vLLM", f"defined at `{e.loc}`"]
+            out.append(Item(e.name, "env", f"{detail} (plugin {pc.name})", "\n\n".join(doc)))
+            continue
         doc = [f"**{e.name}** ({detail})"]
         if e.choices:
             doc.append("choices: " + ", ".join(f"`{c}`" for c in e.choices))
@@ -234,7 +246,8 @@ def complete(c: Cursor, target: Any, lines: Sequence[str], line: int) -> tuple[l
     if c.kind == "flag_value":
         return _filter(_flag_values(cat, c), c.prefix, fold=True)
     if c.kind == "env_name":
-        return _filter(_env_items(cat, target.knowledge), c.prefix)
+        base = getattr(target, "base_catalog", None)
+        return _filter(_env_items(cat, target.knowledge, base, getattr(target, "plugins", ())), c.prefix)
     if c.kind == "env_value":
         return _filter(_env_values(cat, c.env or ""), c.prefix, fold=True)
     if c.kind == "json_key":
@@ -337,13 +350,16 @@ def _json_values(target: Any, c: Cursor, lines: Sequence[str], line: int) -> lis
         return []
     if key == CONNECTOR and cls.field(CONNECTOR) is not None:
         out = []
+        plugins = getattr(target, "plugins", ()) if getattr(target, "base_catalog", None) is not None else ()
         for k in cat.connectors:
+            pc = next((p for p in plugins if any(x is k for x in p.connectors)), None)
+            where = f"`{k.loc}` ({pc.label} plugin)" if pc is not None else _loc(k.loc)
             out.append(
                 Item(
                     k.name,
                     "connector",
-                    f"KV connector ({k.class_name})",
-                    f"**{k.name}**: `{k.module}.{k.class_name}`\n\nregistered at {_loc(k.loc)}",
+                    f"KV connector ({k.class_name})" + (f", plugin {pc.name}" if pc is not None else ""),
+                    f"**{k.name}**: `{k.module}.{k.class_name}`\n\nregistered at {where}",
                     insert=_quoted(c, k.name),
                 )
             )

@@ -67,6 +67,8 @@ class Document:
     problems_shown: set[str] = field(default_factory=set)
     #: (hash of the text, its `LineMap`)
     lines: Any = None
+    #: (the `LineMap` read, its VLLM_PLUGINS assignments: vcfg/lsp/plugins.py)
+    plugins: Any = None
 
     @property
     def yaml(self) -> bool:

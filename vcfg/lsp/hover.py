@@ -157,7 +157,9 @@ def flag_md(target: Any, name: str) -> Optional[str]:
 def env_md(target: Any, name: str) -> Optional[str]:
     cat = target.catalog
     v = cat.vllm_version
-    e = cat.env(name)
+    # vLLM's own variable, else one of the plugins the document loads (the catalog of a
+    # `vcfg.lsp.plugins.PluginView` has their overlays; its base catalog is vLLM's)
+    e = getattr(target, "base_catalog", cat).env(name)
     if e is None:
         for pc in getattr(target, "plugins", ()):  # the project's plugins (vcfg/catalog/plugins.py)
             pe = pc.env(name)
@@ -275,7 +277,9 @@ def connector_md(target: Any, name: str) -> Optional[str]:
             ]
             if x
         )
-    out = [f"**{name}** KV connector: `{k.module}.{k.class_name}`", f"registered at {_at(k.loc)}"]
+    owner = next((pc for pc in getattr(target, "plugins", ()) if any(c is k for c in pc.connectors)), None)
+    where = f"`{k.loc}` ({owner.label} plugin)" if owner is not None else _at(k.loc)
+    out = [f"**{name}** KV connector: `{k.module}.{k.class_name}`", f"registered at {where}"]
     if k.extra_keys:
         out.append("extra-config keys: " + ", ".join(f"`{x.name}`" for x in k.extra_keys))
     if facts is not None:

@@ -26,6 +26,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from vcfg.lsp import actions as code_actions
 from vcfg.lsp import completion, context, documents, hover
+from vcfg.lsp import plugins as lsp_plugins
 from vcfg.lsp.diagnostics import problem_diagnostic, to_lsp
 from vcfg.lsp.settings import Settings, check_release, parse_client_settings
 
@@ -373,6 +374,10 @@ def _spot(ls: VcfgServer, uri: str, pos: t.Position) -> Optional[_Spot]:
     lm = ls.line_map(doc)
     line, col = lm.from_client(pos.line, pos.character)
     target, _ = ls.target_of(doc)
+    # the plugins the document loads (the project's, its VLLM_PLUGINS), as lint sees them
+    if doc.plugins is None or doc.plugins[0] is not lm:
+        doc.plugins = (lm, lsp_plugins.assignments(lm.lines) if "VLLM_PLUGINS" in ls.text_of(uri) else [])
+    target = lsp_plugins.view_for(target, doc.plugins[1], line)
     first = max(0, line - context.WINDOW * 4)
     lines = [lm.line_text(i) for i in range(first, min(len(lm.lines), line + 60))]
     style = ls.style_of(doc, lm.lines[:400])
