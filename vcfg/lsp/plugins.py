@@ -60,28 +60,21 @@ class PluginView:
         return getattr(self._target, name)
 
 
-#: (id(target), the entries listed) -> (target, its view): built once per pair
-_VIEWS: dict[tuple[int, Optional[tuple[str, ...]]], tuple[Any, Any]] = {}
-
-
 def view_for(target: Any, assigned: Sequence[tuple[int, list[str]]], line: int) -> Any:
-    """``target``, or its `PluginView` when a plugin loads at ``line`` (0-based)."""
+    """``target``, or its `PluginView` when a plugin loads at ``line`` (0-based).  Not
+    kept between requests: the overlays are found as lint finds them (an overlay
+    rebuilt while the server runs is read again), and `overlay` keeps the merged
+    catalog per catalog and plugin set."""
     listed: Optional[list[str]] = None
     for at, names in assigned:
         if at <= line:
             listed = names
     if not target.plugins and listed is None:
         return target
-    key = (id(target), tuple(listed) if listed is not None else None)
-    hit = _VIEWS.get(key)
-    if hit is not None and hit[0] is target:
-        return hit[1]
     from vcfg.catalog import plugins as pl
     from vcfg.lint.plugin_view import loaded_plugins
 
     chosen = loaded_plugins(target, listed)
-    view = PluginView(target, pl.overlay(target.catalog, chosen), [pc for pc, _ in chosen]) if chosen else target
-    _VIEWS[key] = (target, view)
-    while len(_VIEWS) > 32:
-        del _VIEWS[next(iter(_VIEWS))]
-    return view
+    if not chosen:
+        return target
+    return PluginView(target, pl.overlay(target.catalog, chosen), [pc for pc, _ in chosen])

@@ -27,25 +27,27 @@ def did_you_mean(word: str, candidates: Iterable[str], n: int = 1, cutoff: float
     return difflib.get_close_matches(word, pool, n=n, cutoff=cutoff)
 
 
-#: target release -> (how many bundled releases, oldest first, are at or before it;
-#: whether the last of those is the target itself): the history's release order is
-#: bundled data, so this is computed once per release, not per name asked about
-_UPTO: dict[tuple[str, int], tuple[int, bool]] = {}
+#: (target release, the history index) -> (that index; how many bundled releases,
+#: oldest first, are at or before the release; whether the last of those is the
+#: release itself): the history's release order is bundled data, so this is computed
+#: once per release, not per name asked about
+_UPTO: dict[tuple[str, int], tuple[Any, int, bool]] = {}
 
 
 def _upto(target: Target) -> tuple[int, bool]:
     hist = target.history
-    key = (target.version, id(hist[0]._index) if hist else 0)
+    index = hist[0]._index if hist else None
+    key = (target.version, id(index))
     hit = _UPTO.get(key)
-    if hit is None:
+    if hit is None or hit[0] is not index:  # the index object itself checked on a hit
         from vcfg.catalog.store import version_key
 
         tk = version_key(target.version)
         j = 0
         while j < len(hist) and not version_key(hist[j].vllm_version) > tk:
             j += 1
-        hit = _UPTO[key] = (j, j > 0 and not version_key(hist[j - 1].vllm_version) < tk)
-    return hit
+        hit = _UPTO[key] = (index, j, j > 0 and not version_key(hist[j - 1].vllm_version) < tk)
+    return hit[1], hit[2]
 
 
 def first_absent_since(target: Target, present: Callable[[Catalog], bool]) -> tuple[Optional[str], Optional[str]]:
