@@ -37,9 +37,6 @@ PENDING: set[str] = {
     "kubernetes/kubeai/deepseek-r1-distill-llama-8b-l4.yaml",
     "kubernetes/kubeai/vllm-chat.yaml",
     "kubernetes/kubeai/vllm-with-adapters.yaml",
-    # `ray job submit ... -- vllm serve`: the command after `--` is not followed
-    "bash/open-r1/serve_r1_vllm.slurm",
-    "bash/open-r1/generate.slurm",
     # vLLM's own example chart: image.command in the values is not read
     "helm-values/vllm/chart-helm-values.yaml",
     # a dstack service YAML inside a Markdown yaml block

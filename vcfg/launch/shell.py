@@ -57,6 +57,7 @@ from vcfg.launch.shell_commands import (
     _SSH_VALUED,
     _STOPS,
     CONTAINERS,
+    RAY_JOB_SUBMIT_VALUED,
     RUNNERS,
     SHELLS,
     VLLM_LAUNCHES,
@@ -1995,6 +1996,9 @@ class _Interp(Arith):
             if b == "ssh" and i + 1 < n:
                 self.ssh(argv[i:], ctx, span)
                 return
+            if b == "ray" and [w.text for w in argv[i + 1 : i + 3]] == ["job", "submit"]:
+                self.ray_job_submit(argv[i + 3 :], ctx, span, redirects)
+                return
             if b in SHELLS and i + 1 < n:
                 j = i + 1
                 cmd = None
@@ -2124,6 +2128,30 @@ class _Interp(Arith):
             inv = self.invocations[k]
             self.invocations[k] = inv._replace(wrappers=("ssh",) + inv.wrappers, inherits_env=False)
 
+    def ray_job_submit(self, argv: list[Word], ctx: _Ctx, span: Span, redirects: list[str]) -> None:
+        """``ray job submit [options] [--] COMMAND...``: the command runs on the Ray
+        cluster's head node in the job's environment (not the script's, nor the
+        ``RAY_ADDRESS=...`` given to the client)."""
+        i, n = 0, len(argv)
+        while i < n:
+            t = argv[i].text
+            if t is None:
+                return
+            if t == "--":
+                i += 1
+                break
+            if t.startswith("-") and len(t) > 1:
+                i += 2 if t in RAY_JOB_SUBMIT_VALUED else 1
+                continue
+            break
+        if i >= n:
+            return
+        before = len(self.invocations)
+        self.classify(list(argv[i:]), [], ctx._replace(container=True), span, redirects)
+        for k in range(before, len(self.invocations)):
+            inv = self.invocations[k]
+            self.invocations[k] = inv._replace(wrappers=("ray job submit",) + inv.wrappers, inherits_env=False)
+
     def vllm_cli(self, rest: Sequence[Word], prog: str) -> tuple[Optional[str], str, list[Word], tuple[str, ...]]:
         if not rest:
             return VLLM_OTHER, prog, [], ()
@@ -2231,7 +2259,9 @@ class _Interp(Arith):
         options_only = not rest_words or (rest_words[0].text or "").startswith("-")
         if (
             entrypoint is not None
-            or not re.search(r"vllm", image.split(":")[0], re.I)
+            # the image's own name, not its registry or organisation
+            # (ghcr.io/vllm-project/guidellm is not a build of vLLM)
+            or not re.search(r"vllm", image.split("@")[0].rsplit("/", 1)[-1].split(":")[0], re.I)
             or not (official or options_only)
         ):
             # `--entrypoint vllm IMAGE serve m`: the entrypoint runs with the words after the image

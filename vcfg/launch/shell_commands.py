@@ -73,6 +73,29 @@ RUNNERS: dict[str, frozenset[str]] = {
     for name in ("uv", "conda", "micromamba", "mamba")
 }
 
+#: ``ray job submit [options] -- COMMAND``: the options that take a value (the command
+#: runs on the Ray cluster's head node, in the job's own environment)
+RAY_JOB_SUBMIT_VALUED = frozenset(
+    {
+        "--address",
+        "--job-id",
+        "--submission-id",
+        "--runtime-env",
+        "--runtime-env-json",
+        "--working-dir",
+        "--metadata-json",
+        "--entrypoint-num-cpus",
+        "--entrypoint-num-gpus",
+        "--entrypoint-memory",
+        "--entrypoint-resources",
+        "--entrypoint-label-selector",
+        "--headers",
+        "--verify",
+        "--log-style",
+        "--log-color",
+    }
+)
+
 #: shells whose ``-c STRING`` is read as a script
 SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
 #: container engines whose ``run``/``exec``/``create`` start a command

@@ -1,9 +1,10 @@
 """Markdown: the launches in fenced shell blocks (```bash, ```sh, ```console ...),
 read by the shell front end with every position in the ``.md`` file.
 
-A block that holds only options (its first line starts with ``--``) is the argument
-list of a ``vllm serve`` whose model is unknown, so its values (JSON included) are
-still checked.  Parse problems are reported only in blocks that start a launch:
+A block that holds only options (its first line starts with ``--``), at least half of
+them ``vllm serve`` options of the release, is the argument list of a ``vllm serve`` whose
+model is unknown, so its values (JSON included) are still checked; a block of another
+program's options (guidellm's ``--backend kind=...``) is not a launch.  Parse problems are reported only in blocks that start a launch:
 a block of program output (a benchmark's result table under ```shell) is not a
 script anyone runs.
 """
@@ -74,7 +75,11 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
         if lang not in _FLAG_LANGS or a > b:
             continue
         first = next((ln.strip() for ln in lines[a - 1 : b] if ln.strip()), "")
-        if first.startswith("--") and not any(a <= i.span.line <= b for i in plan.invocations):
+        if (
+            first.startswith("--")
+            and not any(a <= i.span.line <= b for i in plan.invocations)
+            and _mostly_vllm_options(lines[a - 1 : b], ctx)
+        ):
             extra.extend(_flags_block(path, data, lines, a, b, off))
             flag_blocks.append((a, b))
     with_launch = [(a, b) for _, a, b, _ in found if any(a <= i.span.line <= b for i in [*plan.invocations, *extra])]
@@ -86,6 +91,22 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     )
     invocations = tuple(sorted([*plan.invocations, *extra], key=lambda i: i.span.start))
     return plan._replace(invocations=invocations, problems=problems)
+
+
+_OPTION = re.compile(r"(?:^|[\s'\"])--([A-Za-z0-9][A-Za-z0-9_.-]*)")
+
+
+def _mostly_vllm_options(body: list[str], ctx: ReadContext) -> bool:
+    """At least half of the block's ``--options`` are ``vllm serve`` options of the
+    release (a typo among them still leaves the block a launch, for VC001 to name)."""
+    from vcfg.launch.readers.serve_config import _catalog, _is_option
+
+    names = _OPTION.findall("".join(body))
+    if not names:
+        return False
+    cat = _catalog(ctx)
+    known = sum(1 for n in names if _is_option(cat, n))
+    return known > 0 and known * 2 >= len(names)
 
 
 def _flags_block(path: str, data: bytes, lines: list[str], a: int, b: int, off: int) -> list[Any]:

@@ -4,7 +4,8 @@ view).  The deployment itself (which files) comes from vcfg/lint/deployments.py.
 Hosts.  Each launch has a host that is known or unknown (`host_of`):
 - a launch in a container (``docker run``, a Kubernetes or compose container) is a host
   of its own;
-- a launch started on another machine whose name vcfg cannot read (``ssh``, ``srun``)
+- a launch started on another machine whose name vcfg cannot read (``ssh``, ``srun``,
+  ``ray job submit``)
   has an unknown host: it is compared with nothing;
 - any other launch runs on the machine that runs its file: the host the project config
   names for the file (``hosts`` of ``[tool.vcfg.deployments.NAME]``), the host of the
@@ -110,7 +111,7 @@ def _specific_host(lc: LaunchContext) -> Optional[str]:
 
 
 #: Wrappers that start the program on another machine or in its own network namespace.
-_ELSEWHERE = ("ssh", "srun", "kubectl", "docker", "podman")
+_ELSEWHERE = ("ssh", "srun", "kubectl", "docker", "podman", "ray")
 
 
 def elsewhere(lc: LaunchContext) -> bool:
@@ -120,7 +121,7 @@ def elsewhere(lc: LaunchContext) -> bool:
 
 #: source kinds whose launches are containers (a pod, a compose service): their own host
 _CONTAINER_KINDS = {"yaml", "k8s", "kubernetes", "compose", "helm", "manifest"}
-_REMOTE = ("ssh", "srun", "kubectl")
+_REMOTE = ("ssh", "srun", "kubectl", "ray")
 
 
 def host_of(lc: LaunchContext, run: RunContext) -> Optional[str]:

@@ -1,0 +1,90 @@
+"""The reading mechanisms a fresh sample of real deployment files showed wrong (session 5,
+tests/corpus/real/ annotations.toml), each on a small file of the same shape."""
+
+from __future__ import annotations
+
+from vcfg.launch.read import read_plan
+from vcfg.lint.engine import lint_paths
+
+
+def _lint(path) -> list[tuple[str, int, int]]:  # type: ignore[no-untyped-def]
+    res = lint_paths([str(path)], "0.33.0")
+    return [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity in ("error", "warning")]
+
+
+GUIDE = """\
+# Benchmarks
+
+Point the benchmark at the server:
+
+```bash
+--backend kind=openai_http,target=http://localhost:8000,model=m
+```
+
+Start the server:
+
+```bash
+vllm serve m --port 8000
+```
+
+Its options for a P/D pair:
+
+```bash
+--kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}' --max-num-seqz 8
+```
+"""
+
+
+def test_a_markdown_block_of_another_programs_options_is_not_a_launch(tmp_path):
+    """guidellm/docs/guides/backends.md: blocks of ``--backend ...`` lines are guidellm's
+    options; a block whose options are vLLM's (one of them misspelt) still is a launch."""
+    f = tmp_path / "guide.md"
+    f.write_text(GUIDE)
+    plan = read_plan(str(f), f.read_bytes())
+    assert [i.span.line for i in plan.invocations] == [12, 18]
+    assert _lint(f) == [("VC001", 18, 81)]
+
+
+def test_docker_run_of_an_image_of_a_vllm_organisation_is_not_vllm(tmp_path):
+    """guidellm's README: ``docker run ghcr.io/vllm-project/guidellm`` with only ``-e``
+    options runs guidellm; the image's own name says whether it is a build of vLLM."""
+    f = tmp_path / "run.sh"
+    f.write_text(
+        "#!/bin/bash\n"
+        "docker run --rm -it -e GUIDELLM_TARGET=http://localhost:8000 ghcr.io/vllm-project/guidellm:latest\n"
+        "docker run --rm rocm/vllm:latest --model m --port 8001\n"
+    )
+    plan = read_plan(str(f), f.read_bytes())
+    assert [(i.kind, i.span.line) for i in plan.invocations] == [("serve", 3)]
+
+
+def test_ray_job_submit_runs_its_command_on_the_cluster(tmp_path):
+    """open-r1's Slurm jobs: ``ray job submit ... -- vllm serve ...`` starts vLLM on the Ray
+    head node, in the job's environment (not the client's ``RAY_ADDRESS`` nor the
+    script's exports); its host is not the script's machine."""
+    f = tmp_path / "serve.slurm"
+    f.write_text(
+        "#!/bin/bash\n"
+        "export VLLM_LOGGING_LEVEL=DEBUG\n"
+        'RAY_ADDRESS="http://10.0.0.1:8265" ray job submit --working-dir src --no-wait --job-id vllm-server \\\n'
+        "    -- vllm serve m --tensor-parallel-size 8 --pipeline-parallel-size 4 \\\n"
+        "    --swap-space 16\n"
+        "ray job submit --address http://10.0.0.1:8265 python3 -m vllm.entrypoints.openai.api_server --model m\n"
+    )
+    plan = read_plan(str(f), f.read_bytes())
+    a, b = plan.invocations
+    assert [w.text for w in a.args] == [
+        "m",
+        "--tensor-parallel-size",
+        "8",
+        "--pipeline-parallel-size",
+        "4",
+        "--swap-space",
+        "16",
+    ]
+    assert (a.span.line, a.wrappers[0], a.inherits_env) == (3, "ray job submit", False)
+    assert [w.span.line for w in a.command if w.text == "vllm"] == [4]
+    assert "VLLM_LOGGING_LEVEL" not in a.env and "RAY_ADDRESS" not in a.env
+    assert [w.text for w in b.args] == ["--model", "m"] and b.entrypoint.startswith("python")
+    # the removed option is found where it is written
+    assert _lint(f) == [("VC002", 5, 5)]
