@@ -88,3 +88,114 @@ def test_ray_job_submit_runs_its_command_on_the_cluster(tmp_path):
     assert [w.text for w in b.args] == ["--model", "m"] and b.entrypoint.startswith("python")
     # the removed option is found where it is written
     assert _lint(f) == [("VC002", 5, 5)]
+
+
+KUBEAI = """\
+apiVersion: kubeai.org/v1
+kind: Model
+metadata:
+  name: llama-8b
+spec:
+  features: [TextGeneration]
+  url: hf://meta-llama/Llama-3.1-8B-Instruct
+  engine: VLLM
+  args:
+    - --max-model-len=8192
+    - --max-num-seqz=16
+  env:
+    VLLM_LOGGING_LEVEL: DEBUG
+  adapters:
+    - name: colorist
+      url: hf://jashing/tinyllama-colorist-lora
+  resourceProfile: nvidia-gpu-l4:1
+---
+apiVersion: kubeai.org/v1
+kind: Model
+metadata:
+  name: qwen-s3
+spec:
+  url: s3://bucket/models/qwen
+  engine: VLLM
+---
+apiVersion: kubeai.org/v1
+kind: Model
+metadata:
+  name: tei
+spec:
+  url: hf://BAAI/bge-small-en-v1.5
+  engine: Infinity
+"""
+
+
+def test_a_kubeai_model_is_the_launch_its_controller_writes(tmp_path):
+    """KubeAI's controller runs the API server module with --model (the URL's reference),
+    --served-model-name (the Model's name), the Model's args, --enable-lora for
+    adapters; a Model of another engine is not a vLLM launch."""
+    f = tmp_path / "models.yaml"
+    f.write_text(KUBEAI)
+    plan = read_plan(str(f), f.read_bytes())
+    a, b = plan.invocations
+    assert a.entrypoint == "python -m vllm.entrypoints.openai.api_server" and a.span.line == 8
+    assert [w.text for w in a.args] == [
+        "--model",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--served-model-name",
+        "llama-8b",
+        "--max-model-len=8192",
+        "--max-num-seqz=16",
+        "--enable-lora",
+    ]
+    assert (a.args[1].span.line, a.args[1].span.col) == (7, 13)  # inside the url, after hf://
+    assert a.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
+    assert a.env["VLLM_ALLOW_RUNTIME_LORA_UPDATING"].value.text == "True"
+    assert [w.text for w in b.args] == [
+        "--model",
+        "s3://bucket/models/qwen",
+        "--served-model-name",
+        "qwen-s3",
+        "--load-format=runai_streamer",
+    ]
+    assert _lint(f) == [("VC001", 11, 7)]
+
+
+LLMAZ = """\
+apiVersion: inference.llmaz.io/v1alpha1
+kind: BackendRuntime
+metadata:
+  name: vllm
+spec:
+  command:
+    - python3
+    - -m
+    - vllm.entrypoints.openai.api_server
+  image: vllm/vllm-openai
+  version: v0.10.1
+  recommendedConfigs:
+    - name: default
+      args:
+        - --model
+        - "{{ .ModelPath }}"
+        - --port
+        - "8080"
+    - name: long
+      args:
+        - --model
+        - "{{ .ModelPath }}"
+        - --max-model-lenn
+        - "65536"
+"""
+
+
+def test_an_llmaz_backend_runtime_is_one_launch_per_recommended_config(tmp_path):
+    """llmaz runs spec.command with one recommendedConfig's args in image:version; the
+    operator's templates are unknown values."""
+    f = tmp_path / "backend.yaml"
+    f.write_text(LLMAZ)
+    plan = read_plan(str(f), f.read_bytes())
+    a, b = plan.invocations
+    assert (a.span.line, b.span.line) == (14, 20)
+    assert [w.text for w in a.args] == ["--model", None, "--port", "8080"]
+    assert a.image is not None and a.image.text == "vllm/vllm-openai:v0.10.1"
+    res = lint_paths([str(f)], None)
+    assert res.summary.vllm_version == "0.10.1"
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [("VC001", 23, 11)]

@@ -32,11 +32,6 @@ PENDING_FORMATS: set[str] = set()
 
 #: single files of other formats that are known not to pass yet, with the reason
 PENDING: set[str] = {
-    # operator-built launches vcfg does not model yet (llmaz BackendRuntime, KubeAI Model)
-    "kubernetes/llmaz/backendruntime-vllm.yaml",
-    "kubernetes/kubeai/deepseek-r1-distill-llama-8b-l4.yaml",
-    "kubernetes/kubeai/vllm-chat.yaml",
-    "kubernetes/kubeai/vllm-with-adapters.yaml",
     # vLLM's own example chart: image.command in the values is not read
     "helm-values/vllm/chart-helm-values.yaml",
     # a dstack service YAML inside a Markdown yaml block

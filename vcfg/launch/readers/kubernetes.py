@@ -2,7 +2,9 @@
 StatefulSet, DaemonSet, Job, CronJob, LeaderWorkerSet leader and worker templates,
 DisaggregatedSet, KServe ServingRuntime / LLMInferenceService, Dynamo
 DynamoGraphDeployment ``mainContainer``, AIBrix StormService, KubeRay clusters and
-``RayJob`` entrypoints), in multi-document files.  A Helm chart template (Go
+``RayJob`` entrypoints; the launches the KubeAI and llmaz operators build from a
+``Model`` or a ``BackendRuntime``, `vcfg.launch.readers._operators`), in multi-document
+files.  A Helm chart template (Go
 ``{{ ... }}`` that is not YAML) is skipped with a note, never reported as invalid."""
 
 from __future__ import annotations
@@ -127,6 +129,15 @@ def objects_launches(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list
         out.extend(_rayjob(loc, top, path))
     if kind == "RayService":
         out.extend(_rayservice(loc, top, path, unknowns))
+    api = scalar(top.get("apiVersion", (None, None))[1]) or ""
+    if kind == "Model" and api.startswith("kubeai.org/"):
+        from vcfg.launch.readers._operators import kubeai_model
+
+        out.extend(kubeai_model(loc, top, path))
+    if kind == "BackendRuntime" and api.startswith("inference.llmaz.io/"):
+        from vcfg.launch.readers._operators import llmaz_backend_runtime
+
+        out.extend(llmaz_backend_runtime(loc, top, path, unknowns))
     return out
 
 
