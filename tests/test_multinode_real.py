@@ -28,6 +28,9 @@ RELEASES = {
     # a Ray Serve LLM config (read since the ray_serve reader) that sets VLLM_USE_V1,
     # which 0.11.2 removed: its rayproject/ray-llm image names no vLLM release
     "ray-serve/kuberay/ray-service.deepseek.yaml": "0.10.2",
+    # its image nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0 is Dynamo 0.8.0, which pins
+    # vLLM 0.12.0 (what vcfg picks itself); its workers' PassConfig keys went in 0.13.0
+    "srt-slurm/deepseek-r1-disagg-h100-16gpu.yaml": "0.12.0",
 }
 #: real multi-node files that do not lint clean, and why (not a deployment-rule finding)
 NOT_CLEAN = {

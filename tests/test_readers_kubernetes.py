@@ -88,7 +88,8 @@ def test_dynamo_main_container_with_service_envs():
     assert inv.kind == DYNAMO and [w.text for w in inv.args] == ["--model", "Qwen/Qwen3-0.6B", "--is-decode-worker"]
     assert inv.env["DYN_LOG"].value.text == "debug"
     assert inv.workdir.text == "/workspace/components/backends/vllm"
-    assert release_of(inv).version is None  # a Dynamo runtime image names no vLLM release
+    # a Dynamo runtime image: the vLLM its release pins (vcfg/catalog/data/dynamo-flags.json)
+    assert release_of(inv).version == "0.10.0"
 
 
 def test_rayjob_entrypoint_runs_on_the_head_image():
@@ -149,8 +150,13 @@ def test_image_tags():
     ):
         r = image_release(image)
         assert r.version is None and why in r.note, (image, r)
-    for other in ("nginx:1.25", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.4.0", "lmsysorg/sglang:v0.4.6"):
+    for other in ("nginx:1.25", "lmsysorg/sglang:v0.4.6"):
         assert image_release(other) == image_release(other)._replace(version=None, note="")
+    # Dynamo's runtime image runs the vLLM its release's wheel pins (the `vllm` extra)
+    r = image_release("nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0")
+    assert r.version == "0.12.0" and "Dynamo 0.8.0" in r.note
+    r = image_release("nvcr.io/nvidia/ai-dynamo/vllm-runtime:9.9.9")
+    assert r.version is None and "does not know" in r.note
 
 
 def test_compose_interpolates_and_splits_like_compose():

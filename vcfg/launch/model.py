@@ -412,6 +412,9 @@ BENCH_SERVE = "bench-serve"
 PROXY = "proxy"
 VLLM_OTHER = "vllm"  # another vllm subcommand
 DYNAMO = "dynamo"
+#: the launches that run vLLM's engine with its options: `vllm serve` (and the api_server
+#: modules) and Dynamo's vLLM worker; their argv is resolved and linted
+ENGINE_KINDS = ("serve", "dynamo")
 
 
 @tuple_record

@@ -15,6 +15,7 @@ import re
 from typing import Any, Optional
 
 from vcfg.records import tuple_record
+from vcfg.regex import lazy
 
 #: images whose tag is a vLLM release: vllm/vllm-openai and its variants (-rocm,
 #: -cpu), and rebuilds of it under other owners (aibrix/vllm-openai)
@@ -46,6 +47,8 @@ def image_release(image: Optional[str]) -> Release:
     repo, tag = name, ""
     if ":" in name.rsplit("/", 1)[-1]:
         repo, _, tag = name.rpartition(":")
+    if _DYNAMO_REPO.search(repo) and tag and "$" not in ref and "{{" not in ref:
+        return _dynamo_release(ref, tag)
     if not _VLLM_REPO.search(repo):
         return Release(None, image=ref)
     if "$" in ref or "{{" in ref:
@@ -57,6 +60,21 @@ def image_release(image: Optional[str]) -> Release:
     if m is None:
         return Release(None, f"the image tag {tag!r} names no vLLM release", ref)
     return Release(m.group(1), f"from the image {ref}", ref)
+
+
+#: NVIDIA's Dynamo runtime images with vLLM (nvcr.io/nvidia/ai-dynamo/vllm-runtime): the
+#: tag is a Dynamo release, which ships the vLLM release its wheel's ``vllm`` extra pins
+_DYNAMO_REPO = lazy(r"(^|/)ai-dynamo/vllm-runtime$", re.I)
+
+
+def _dynamo_release(ref: str, tag: str) -> Release:
+    from vcfg.launch.args.entry import dynamo_vllm
+
+    dyn = tag[1:] if tag[:1] in "vV" else tag
+    v = dynamo_vllm(dyn)
+    if v is None:
+        return Release(None, f"the image {ref} runs Dynamo {dyn}, whose vLLM release vcfg does not know", ref)
+    return Release(v, f"from the image {ref} (Dynamo {dyn} ships vLLM {v})", ref)
 
 
 def release_of(inv: Any) -> Release:

@@ -323,8 +323,36 @@ def _member_loader(run: Run):  # type: ignore[no-untyped-def]
     return load
 
 
+def _reading_failures(
+    contexts: Sequence[FileContext], launches: Sequence[LaunchContext], found: list[Diagnostic], internal: list[str]
+) -> None:
+    """What vcfg failed to read is never "no problems": an exception in the shell
+    interpreter or in the replay of vLLM's argv handling (a vcfg bug; both catch it so
+    that the other files and launches are still linted) is an internal error (exit 2)
+    with its position; a launch whose arguments nest too deeply to follow is a VC000
+    note there (a limit, as for the script)."""
+    for fc in contexts:
+        for p in fc.plan.problems:
+            if p.code == "internal":
+                sp = p.span.for_finding(fc.path)
+                internal.append(f"{sp.file}:{sp.line}:{sp.col}: {p.message}")
+    for lc in launches:
+        pa = lc.args
+        if pa is None:
+            continue
+        for p in pa.problems:
+            if p.code in ("internal", "too-deep"):
+                sp = p.span.for_finding(lc.path if not p.span.file else p.span.file)
+                if p.code == "internal":
+                    internal.append(f"{sp.file}:{sp.line}:{sp.col}: {p.message}")
+                else:
+                    from vcfg.lint.rules.vc000_parse_error import RULE as VC000
+
+                    found.append(VC000.diag(sp, p.message, severity="info"))
+
+
 def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], keyed: bool = False) -> LintResult:
-    from vcfg.launch.model import SERVE
+    from vcfg.launch.model import ENGINE_KINDS
     from vcfg.lint import deployments
 
     target = run.target
@@ -344,7 +372,7 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
                 if keyed and fc.path in given:
                     places.append((dep_key, k, j))
                 lc = LaunchContext(file=fc, inv=inv, own_target=_launch_target(inv, target, run.releases))
-                if inv.kind == SERVE:
+                if inv.kind in ENGINE_KINDS:  # `vllm serve`, Dynamo's vLLM worker
                     lc.args = _resolve_args(lc)
                 rc.launches.append(lc)
         runs.append(rc)
@@ -354,6 +382,7 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
     found: list[Diagnostic] = []
     internal: list[str] = []
     modules = rule_modules()
+    _reading_failures(contexts, launches, found, internal)
 
     def guarded(mod, ctx) -> list[Diagnostic]:  # type: ignore[no-untyped-def]
         # one broken rule must not hide the others' findings, nor show a traceback

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from vcfg.launch.model import ENGINE_KINDS
+
 if TYPE_CHECKING:
     from vcfg.catalog.model import Flag
     from vcfg.launch.args.results import OptionValue
@@ -107,7 +109,7 @@ def _option(lc: "LaunchContext", dest: str, given: bool, absent: Any) -> Option:
     flag = lc.catalog.flag_for_dest(dest)
     if flag is None and absent is not UNKNOWN:
         return Option(dest, absent, None, None)
-    pa = lc.args if lc.inv.kind == "serve" else None
+    pa = lc.args if lc.inv.kind in ENGINE_KINDS else None
     if pa is None:
         return Option(dest, UNKNOWN, None, flag)
     ov = pa.get(dest)

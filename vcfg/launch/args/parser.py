@@ -49,8 +49,12 @@ class Parser:
         files: Mapping[str, Any],
         read_files: bool,
         buffers: Optional[Mapping[str, bytes]] = None,
+        extra: Sequence["Flag"] = (),
     ) -> None:
         self.cat = catalog
+        #: options the entry point has besides the catalog's (`vcfg.launch.args.entry`):
+        #: matched exactly and first (Dynamo's parser reads its own before vLLM's)
+        self.extra = {s: f for f in extra for s in f.option_strings}
         #: argv starts with the ``serve`` subcommand (vllm serve), not an
         #: api_server module: decides the --model and --config handling
         self.serve = serve
@@ -84,9 +88,17 @@ class Parser:
             self._neg_like = any(re.fullmatch(r"-\d+|-\d*\.\d+", s) for s in out)
         return self._long
 
+    def flag(self, opt: str) -> Optional["Flag"]:
+        """The option ``opt`` names exactly, or None."""
+        if self.extra:
+            f = self.extra.get(opt)
+            if f is not None:
+                return f
+        return self.cat.flag(opt)
+
     def lookup(self, opt: str) -> tuple[Optional["Flag"], str, str]:
         """(flag, option string matched, how) or (None, opt, "unknown"/"ambiguous")."""
-        f = self.cat.flag(opt)
+        f = self.flag(opt)
         if f is not None:
             return f, opt, "exact"
         opts = self.option_strings()
@@ -132,9 +144,9 @@ class Parser:
             return "A"
         if s == "--":
             return "-"
-        if self.cat.flag(s) is not None:
+        if self.flag(s) is not None:
             return "O"
-        if "=" in s and self.cat.flag(s.split("=", 1)[0]) is not None:
+        if "=" in s and self.flag(s.split("=", 1)[0]) is not None:
             return "O"
         self.option_strings()
         if not self._neg_like and re.fullmatch(r"-\d+$|-\d*\.\d+", s):
@@ -201,14 +213,14 @@ class Parser:
                 explicit = None
                 opt = s
                 name_span = t.span()
-                if self.cat.flag(s) is None and "=" in s:
+                if self.flag(s) is None and "=" in s:
                     opt, val = s.split("=", 1)
                     explicit = _Tok(val, t.word, t.start + len(opt) + 1, t.origin)
                     name_span = t.sub(0, len(opt))
             flag, matched, how = self.lookup(opt)
             if flag is None and how == "unknown" and not opt.startswith("--") and len(opt) > 2 and explicit is None:
                 # -qfp8: a two-character short option with its value attached
-                f2 = self.cat.flag(opt[:2])
+                f2 = self.flag(opt[:2])
                 if f2 is not None:
                     flag, matched, how = f2, opt[:2], "exact"
                     explicit = _Tok(opt[2:], t.word, t.start + 2, t.origin)
@@ -661,6 +673,7 @@ def parse_args(
     files: Optional[Mapping[str, Any]] = None,
     read_files: bool = True,
     buffers: Optional[Mapping[str, bytes]] = None,
+    extra: Sequence["Flag"] = (),
 ) -> ParsedArgs:
     """Resolve argv words (after ``serve``, or after an api_server module) the
     way the vLLM version of ``catalog`` would.  ``serve``: the words follow
@@ -671,12 +684,12 @@ def parse_args(
     ``--config`` paths are looked up (the script's folder).  ``buffers``: absolute
     path -> bytes a ``--config`` file reads instead of the disk (the lint run's open
     buffers and edited texts, `vcfg.lint.context.Run`)."""
-    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers)
+    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers, extra)
     try:
         return p.run(words)
     except RecursionError:
         sp = words[0].span if words else Span(0, 0, 1, 1, 1, 1)
-        p.problem("internal", "arguments nested too deeply to analyse", sp)
+        p.problem("too-deep", "arguments nested too deeply to analyse", sp)
     except Exception as e:  # never a traceback for the user
         sp = words[0].span if words else Span(0, 0, 1, 1, 1, 1)
         p.problem("internal", f"vcfg could not analyse these arguments: {type(e).__name__}: {e}", sp)
@@ -701,15 +714,22 @@ def parse_invocation(
                 files[wf.path.text] = wf.content if wf.content.known else _marked(wf.content)
         if plan.path and not plan.path.startswith("<"):
             base_dir = os.path.dirname(os.path.abspath(plan.path))
+    serve = inv.subcommand[:1] == ("serve",)
+    extra: Sequence["Flag"] = ()
+    if not serve:  # an api_server module, Dynamo's worker: their own parsers' options
+        from vcfg.launch.args.entry import extra_flags
+
+        extra = extra_flags(inv.kind, serve, catalog.vllm_version)
     return parse_args(
         inv.args,
         catalog,
         kind=inv.kind,
-        serve=inv.subcommand[:1] == ("serve",),
+        serve=serve,
         base_dir=base_dir,
         files=files,
         read_files=read_files,
         buffers=buffers,
+        extra=extra,
     )
 
 

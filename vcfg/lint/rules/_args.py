@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Span
+from vcfg.launch.model import ENGINE_KINDS
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
 
 
 def parsed(lc: LaunchContext) -> Any:
-    """The ParsedArgs of a serve launch, or None."""
-    return lc.args if lc.inv.kind == "serve" else None
+    """The ParsedArgs of a serve launch (or a Dynamo worker's engine), or None."""
+    return lc.args if lc.inv.kind in ENGINE_KINDS else None
 
 
 def problems(lc: LaunchContext, *codes: str) -> Iterator[Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from vcfg.launch.model import ENGINE_KINDS
 from vcfg.lint.context import LaunchContext, Target
 from vcfg.lint.rules._util import name_absent_since, name_present_after
 
@@ -25,6 +26,19 @@ def added_in(target: Target, option: str) -> Optional[str]:
     return name_present_after(target, "flag", option)
 
 
+def long_options(lc: LaunchContext) -> list[str]:
+    """The long options the launch's parser has: the release's, and those of its entry
+    point (an api_server module's ``--model`` in 0.9.0, Dynamo's worker options)."""
+    opts = lc.catalog.long_options()
+    if lc.inv.subcommand[:1] != ("serve",):
+        from vcfg.launch.args.entry import extra_flags
+
+        extra = extra_flags(lc.inv.kind, False, lc.catalog.vllm_version)
+        if extra:
+            opts = list(opts) + [s for f in extra for s in f.option_strings if s.startswith("--")]
+    return opts
+
+
 def unknown_options(lc: LaunchContext):  # type: ignore[no-untyped-def]
-    pa = lc.args if lc.inv.kind == "serve" else None
+    pa = lc.args if lc.inv.kind in ENGINE_KINDS else None
     return [] if pa is None else list(pa.unknown_options)

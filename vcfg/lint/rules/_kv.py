@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from vcfg.diagnostics import Span
+from vcfg.launch.model import ENGINE_KINDS
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rules._args import kv_transfer, value_span_of
 from vcfg.records import record
@@ -24,7 +25,7 @@ class Kv:
 
 def kv(lc: LaunchContext) -> Optional[Kv]:
     """The top-level connector of a serve launch."""
-    got = kv_transfer(lc) if lc.inv.kind == "serve" else None
+    got = kv_transfer(lc) if lc.inv.kind in ENGINE_KINDS else None
     if got is None:
         return None
     ov, value = got

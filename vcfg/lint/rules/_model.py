@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from vcfg.diagnostics import Span
+from vcfg.launch.model import ENGINE_KINDS
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import Option
 from vcfg.lint.rules._args import span
@@ -140,7 +141,7 @@ def _hub_snapshot(lc: LaunchContext, pa: Any, text: str) -> Optional[Path]:
 
 
 def _find(lc: LaunchContext) -> Optional[Model]:
-    pa = lc.args if lc.inv.kind == "serve" else None
+    pa = lc.args if lc.inv.kind in ENGINE_KINDS else None
     if pa is None or pa.model is None or not pa.model.known or not isinstance(pa.model.value, str):
         return None
     for dest in ("hf_overrides", "hf_config_path"):

@@ -9,7 +9,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._fix import replace, text_of
-from vcfg.lint.rules._flags import added_in, norm, removed_since, unknown_options
+from vcfg.lint.rules._flags import added_in, long_options, norm, removed_since, unknown_options
 from vcfg.lint.rules._util import did_you_mean
 
 RULE = Rule(
@@ -52,7 +52,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
                 help=f"it was added in {later}; this script targets {target.version}",
             )
             continue
-        near = did_you_mean(head, lc.catalog.long_options(), cutoff=0.7)
+        near = did_you_mean(head, long_options(lc), cutoff=0.7)
         fx = None
         if near and text_of(lc, ov.name_span) == head:
             fx = replace(lc, ov.name_span, near[0], "unsafe", f"write `{near[0]}`")

@@ -1,0 +1,112 @@
+"""The options an entry point other than ``vllm serve`` adds to the release's engine
+options (the catalog, read as ``vllm serve MODEL`` builds its parser).
+
+- ``python -m vllm.entrypoints.openai.api_server`` and Dynamo's worker build
+  ``EngineArgs.add_cli_args`` with no ``serve`` in ``sys.argv``: in 0.9.0 and 0.9.0.1
+  that registers ``--model`` (engine/arg_utils.py:451-452 @0.9.0), which ``vllm serve``
+  lacks.  Table: ``vcfg/catalog/data/outside-serve-flags.json``
+  (`vcfg.catalog.extract.outside_serve`).
+- ``python -m dynamo.vllm`` has Dynamo's own options besides vLLM's (``--connector``,
+  ``--disaggregation-mode``, ``--is-prefill-worker``, router options, ...).  Table:
+  ``vcfg/catalog/data/dynamo-flags.json`` (`vcfg.catalog.extract.dynamo`, read from the
+  ``ai-dynamo`` wheels).  Which Dynamo release a worker runs is not known from its
+  command line, so the options of every release in the table are accepted (no release
+  gave one option two arities).  From Dynamo 1.0 its own parser takes no abbreviations
+  (``allow_abbrev=False``): its options are matched exactly, never by prefix.
+
+Read only when a launch is not ``vllm serve`` (a small JSON file each, once per run).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from vcfg.catalog.model import Flag, Loc
+
+_DATA = Path(__file__).resolve().parents[2] / "catalog" / "data"
+DYNAMO_TABLE = _DATA / "dynamo-flags.json"
+OUTSIDE_SERVE_TABLE = _DATA / "outside-serve-flags.json"
+
+
+@lru_cache(maxsize=None)
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        return {"releases": {}}
+
+
+def _loc(text: str) -> Loc:
+    file, _, line = text.rpartition(":")
+    return Loc(file=file, line=int(line) if line.isdigit() else 0)
+
+
+def _dynamo_flag(o: dict[str, Any]) -> Flag:
+    opts = list(o["options"])
+    nargs = o.get("nargs", "1")
+    takes = nargs != "0"
+    return Flag(
+        option_strings=opts,
+        dest="dynamo:" + opts[0].lstrip("-").replace("-", "_"),
+        type=(o.get("type") or "str") if takes else None,
+        nargs=None if nargs in ("0", "1") else (int(nargs) if nargs.isdigit() else nargs),
+        choices=o.get("choices"),
+        default=None if takes else False,
+        action="store" if takes else "store_true",
+        group="Dynamo",
+        loc=_loc(o["loc"]),
+    )
+
+
+def dynamo_options(release: str) -> list[dict[str, Any]]:
+    """The table's rows for one Dynamo release (``options_of``: the same as another's)."""
+    rels = _read(DYNAMO_TABLE).get("releases", {})
+    rel = rels.get(release) or {}
+    while "options_of" in rel:
+        rel = rels.get(rel["options_of"]) or {}
+    return list(rel.get("options", ()))
+
+
+@lru_cache(maxsize=1)
+def dynamo_flags() -> tuple[Flag, ...]:
+    """Dynamo's own options of its vLLM worker, over every release of the table."""
+    seen: set[str] = set()
+    out: list[Flag] = []
+    for rel in _read(DYNAMO_TABLE).get("releases", {}).values():
+        for o in rel.get("options", ()):
+            new = [s for s in o["options"] if s not in seen]  # a release's new alias
+            if new:
+                seen.update(new)
+                out.append(_dynamo_flag({**o, "options": new}))
+    return tuple(out)
+
+
+def dynamo_vllm(release: str) -> str | None:
+    """The vLLM release Dynamo ``release`` ships (its wheel's ``vllm`` extra pin)."""
+    rel = _read(DYNAMO_TABLE).get("releases", {}).get(release)
+    return rel.get("vllm") if rel else None
+
+
+@lru_cache(maxsize=None)
+def outside_serve_flags(version: str) -> tuple[Flag, ...]:
+    """The engine options ``version`` registers outside ``vllm serve`` only."""
+    from vcfg.records import build
+
+    rows = _read(OUTSIDE_SERVE_TABLE).get("releases", {}).get(version, ())
+    return tuple(build(Flag, r) for r in rows)
+
+
+def extra_flags(kind: str, serve: bool, version: str) -> tuple[Flag, ...]:
+    """What a launch's parser has besides the catalog's options (empty for ``vllm
+    serve``)."""
+    from vcfg.launch.model import DYNAMO
+
+    if serve:
+        return ()
+    out = outside_serve_flags(version)
+    if kind == DYNAMO:
+        out = out + dynamo_flags()
+    return out
