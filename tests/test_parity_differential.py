@@ -62,13 +62,6 @@ EXAMPLES_NOT_YET: dict[tuple[str, str], str] = {
         "kv-cache-dtype float16 on bf16",
     ): "VC261 only warns with --dtype auto: on a GPU without bfloat16 vLLM casts the model "
     "to float16, where a float16 KV cache is accepted; the CPU oracle keeps bfloat16",
-    (
-        "0.13.0",
-        "num_speculative_token",
-    ): "0.13 refuses it for the missing num_speculative_tokens (no draft n_predict); vcfg "
-    "does not read the draft model's config",
-    ("0.13.0", "mtp on dense"): "0.13 refuses a draft-model method before the MTP check; VC264 cites the check from "
-    "0.20.2 on and is not applied to 0.13",
 }
 
 #: (rule code, subject pattern or None, the stage at which vLLM fails, why), for a vcfg
@@ -135,7 +128,8 @@ KNOWN: dict[str, str] = {
     r"Cannot find the config file for awq|quantization method specified in the model config|"
     r"Quantization method specified in the model config": _MODEL,
     r"num_speculative_tokens must be provided with speculative model unless the draft model config": (
-        "depends on the draft model's config (n_predict), which vcfg does not read"
+        "with a draft model named: depends on its config (n_predict), which vcfg does not read "
+        "(without one VC233 finds it)"
     ),
     r"only applicable when profiler is set to 'proton'|proton_profiler_dir must be set": (
         "a ProfilerConfig cross-key validator vcfg does not mirror yet"
@@ -148,9 +142,6 @@ KNOWN: dict[str, str] = {
         "depends on the executor vLLM picks (Ray or not), which vcfg does not decide"
     ),
     r"Fault tolerance requires external load balancer": "a serve-time DP check vcfg does not mirror yet",
-    r"num_speculative_tokens was provided but without speculative model": (
-        "a SpeculativeConfig validator vcfg does not mirror yet (--spec-tokens alone)"
-    ),
     r"sse-keep-alive-interval must be a non-negative": "a serve check on a flag without a config field (no bound in the catalog)",
     r"--grpc-port requires VLLM_USE_RUST_FRONTEND": "a serve check on a flag and a variable vcfg does not mirror yet",
     r"data_parallel_size_local|data_parallel_rpc_port|shutdown_timeout": (

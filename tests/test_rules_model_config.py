@@ -165,7 +165,12 @@ def test_mtp_on_a_dense_model(tmp_path):
     model(tmp_path, "m", DENSE)
     s = 'vllm serve ./m --speculative-config \'{"method": "mtp", "num_speculative_tokens": 1}\'\n'
     assert lint(tmp_path, s) == [("VC264", 1, col(s, '"mtp"'), "error")]
-    assert lint(tmp_path, s, "0.19.1") == []  # not checked before 0.20.2
+    assert lint(tmp_path, s, "0.19.1") == []  # 0.15-0.20.1 build it as a draft model: not judged
+    # 0.13 and 0.14 refuse a draft model (NotImplementedError), and take an MTP model
+    # type named as the method for `mtp`
+    assert lint(tmp_path, s, "0.13.0") == [("VC264", 1, col(s, '"mtp"'), "error")]
+    s = 'vllm serve ./m --speculative-config \'{"method": "pangu_ultra_moe_mtp", "num_speculative_tokens": 3}\'\n'
+    assert lint(tmp_path, s, "0.13.0") == [("VC264", 1, col(s, '"pangu_ultra_moe_mtp"'), "error")]
 
 
 def test_mtp_where_the_checkpoint_has_layers_or_a_draft_is_given(tmp_path):

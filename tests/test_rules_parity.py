@@ -56,14 +56,49 @@ def test_speculative_tokens_below_the_field_bound(tmp_path, version):
 def test_speculative_unknown_key(tmp_path, version, severity):
     # SpeculativeConfig forbids extra keys from 0.16 (the @config decorator); 0.13.0
     # drops them silently
+    # drops them silently; either way the count is missing then (VC233)
     text = serve('--speculative-config \'{"method":"ngram","num_speculative_token":3}\'')
-    assert lint(tmp_path, text, version) == [("VC022", 1, col(text, "num_speculative_token"), severity)]
+    assert lint(tmp_path, text, version) == [
+        ("VC233", 1, col(text, "--speculative-config"), "error"),
+        ("VC022", 1, col(text, "num_speculative_token"), severity),
+    ]
 
 
 @pytest.mark.parametrize("version", RELEASES)
 def test_valid_speculative_config_is_clean(tmp_path, version):
     text = serve('--speculative-config \'{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\'')
     assert lint(tmp_path, text, version) == []
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_speculative_config_without_token_count(tmp_path, version):
+    text = serve('--speculative-config \'{"method":"ngram","prompt_lookup_max":4}\'')
+    assert lint(tmp_path, text, version) == [("VC233", 1, col(text, "--speculative-config"), "error")]
+
+
+def test_spec_method_shorthand_without_tokens(tmp_path):
+    text = "#!/bin/bash\nvllm serve ./llama \\\n  --spec-method deepseek_mtp\n"
+    assert lint(tmp_path, text, "0.33.0") == [("VC233", 3, 3, "error")]
+    ok = "#!/bin/bash\nvllm serve ./llama --spec-method deepseek_mtp --spec-tokens 1\n"
+    assert lint(tmp_path, ok, "0.33.0") == []
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_speculative_config_with_draft_model_or_suffix_is_left_alone(tmp_path, version):
+    # the draft's config.json may give n_predict; suffix decoding picks its own count
+    assert lint(tmp_path, serve('--speculative-config \'{"model":"org/draft","method":"eagle"}\''), version) == []
+    assert lint(tmp_path, serve('--speculative-config \'{"method":"suffix"}\''), version) == []
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_token_count_without_method_or_model(tmp_path, version):
+    text = serve("--speculative-config '{\"num_speculative_tokens\":3}'")
+    assert lint(tmp_path, text, version) == [("VC238", 1, col(text, "--speculative-config"), "error")]
+
+
+def test_spec_tokens_shorthand_alone(tmp_path):
+    text = serve("--max-model-len 8192 --spec-tokens 1")
+    assert lint(tmp_path, text, "0.33.0") == [("VC238", 1, col(text, "--spec-tokens"), "error")]
 
 
 # --------------------------------------------------------------------------- VC014 value sets

@@ -63,10 +63,12 @@ for _code in (
     "VC227",
     "VC228",
     "VC229",
+    "VC233",
     "VC234",
     "VC235",
     "VC236",
     "VC237",
+    "VC238",
 ):
     NOT_EXPRESSIBLE[_code] = "cross-field: it relates several options' values"
 NOT_EXPRESSIBLE["VC231"] = (

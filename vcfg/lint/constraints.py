@@ -263,3 +263,9 @@ def device_ids(text: Any) -> list[str]:
     if not isinstance(text, str):
         return []
     return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def holds(versions: str, version: str) -> bool:
+    """Whether release ``version`` is in the range ``versions`` (for a rule whose check
+    changes inside the releases it covers)."""
+    return _holds(versions, version)

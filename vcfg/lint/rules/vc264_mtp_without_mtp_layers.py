@@ -6,12 +6,22 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from vcfg.diagnostics import Diagnostic
+from vcfg.lint.constraints import holds
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, value_span_of
 from vcfg.lint.rules._model import Model, local_model
 
-VERSIONS = ">=0.20.2"
+VERSIONS = ">=0.13.0"
+#: 0.15.0-0.20.1 build an MTP-less checkpoint as a plain draft model (0.15 supports
+#: draft models), which vcfg does not judge; 0.13 and 0.14 refuse a draft model
+#: (0.13.0 config/speculative.py:379, NotImplementedError), from 0.20.2 the MTP check
+#: refuses it
+UNJUDGED = ">=0.15.0,<0.20.2"
+#: 0.13/0.14 replace every MTP model type named as a method by ``mtp`` before choosing
+#: the draft (0.13.0 config/speculative.py:244-248); those names are exactly the
+#: methods ending in ``_mtp`` (MTPModelTypes of 0.13.0 and 0.14.1, checked)
+ALIASED = "<0.15.0"
 
 #: model types vLLM's MTP draft set-up knows by name (0.33.0 config/speculative.py:711-1040,
 #: ``hf_config_override``), and the model types behind the named MTP methods (lines
@@ -61,6 +71,7 @@ RULE = Rule(
     ),
     example_files=(("qwen3-8b/config.json", _CONFIG),),
     sources=(
+        "vllm@0.13.0:vllm/config/speculative.py:379",
         "vllm@0.20.2:vllm/config/speculative.py:620",
         "vllm@0.33.0:vllm/config/speculative.py:1253",
         "vllm@0.33.0:vllm/config/speculative.py:1497",
@@ -102,8 +113,13 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     ov = pa.get("speculative_config") if pa is not None else None
     if ov is None or not ov.known or not isinstance(ov.value, dict):
         return
+    if holds(UNJUDGED, lc.target.version):
+        return
     spec = ov.value
-    if spec.get("method") != "mtp" or spec.get("model") is not None:
+    method = spec.get("method")
+    if isinstance(method, str) and method.endswith("_mtp") and holds(ALIASED, lc.target.version):
+        method = "mtp"
+    if method != "mtp" or spec.get("model") is not None:
         return  # another method, or a separate draft model: its config decides
     if spec.get("num_speculative_tokens") is None:
         return
@@ -115,7 +131,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         return
     yield RULE.diag(
         value_span_of(lc, ov, "method"),
-        f"speculative method `mtp` for a model without MTP layers: {m.facts.model_type} config.json names none",
+        f"speculative method `{spec.get('method')}` for a model without MTP layers: {m.facts.model_type} config.json names none",
         help="name a draft model in `model`, or use another method such as `ngram` or `eagle3`",
         notes=(f"from {m.config_path}",),
     )
