@@ -48,10 +48,9 @@ from vcfg.lint.engine import lint_paths  # noqa: E402
 ORACLE_DIR = Path(__file__).parent / "oracle"
 DRIVER = ORACLE_DIR / "parity_driver.py"
 RELEASES = ("0.33.0", "0.13.0")
-#: issue #16 asks for 99%; measured 98.4% (0.33.0) and 98.0% (0.13.0) on 2026-12-02:
-#: the test holds that floor (a regression fails it) until the misses in the report
-#: are mirrored; raise it as they are
-THRESHOLD = 0.975
+#: issue #16 asks for 99%; measured 99.2% (0.33.0) and 99.3% (0.13.0) on 2026-12-02
+#: (docs/fidelity.md): the test holds the issue's 99%, just under that floor
+THRESHOLD = 0.99
 MIN_CASES = 1000
 
 #: examples of the issue vcfg does not refuse yet, (release, example) -> why; the test
@@ -131,11 +130,6 @@ KNOWN: dict[str, str] = {
         "with a draft model named: depends on its config (n_predict), which vcfg does not read "
         "(without one VC233 finds it)"
     ),
-    r"only applicable when profiler is set to 'proton'|proton_profiler_dir must be set": (
-        "a ProfilerConfig cross-key validator vcfg does not mirror yet"
-    ),
-    r"pynccl communicator is incompatible with async EPLB": "an EPLBConfig cross-key validator vcfg does not mirror yet",
-    r"draft_lm_head_quantization is not supported for method": "a SpeculativeConfig cross-key validator vcfg does not mirror yet",
     r"offload_num_in_group \(\d+\) must be <= offload_group_size": "an OffloadConfig validator vcfg does not mirror yet",
     r"Stochastic rounding for Mamba cache requires": "a VllmConfig cross-check vcfg does not mirror yet",
     r"Unable to use nsight profiling unless workers run with Ray": (
@@ -144,6 +138,14 @@ KNOWN: dict[str, str] = {
     r"Fault tolerance requires external load balancer": "a serve-time DP check vcfg does not mirror yet",
     r"sse-keep-alive-interval must be a non-negative": "a serve check on a flag without a config field (no bound in the catalog)",
     r"--grpc-port requires VLLM_USE_RUST_FRONTEND": "a serve check on a flag and a variable vcfg does not mirror yet",
+    r"You must set kv_offloading_size when kv_offloading_backend is set": (
+        "a VllmConfig cross-check vcfg does not mirror yet (0.13)"
+    ),
+    r"out-of-range (-tp|--tensor-parallel-size|--pipeline-parallel-size)[\s\S]*max_num_batched_tokens\s+Input should be": (
+        "0.13 has no bound on the sizes (ge=1 from 0.23.0); the CPU oracle's batch defaults "
+        "scale with the world size (engine/arg_utils.py:1838 @0.13.0) and fall below 1, a GPU's "
+        "do not: where a GPU deployment fails is not known, so vcfg does not judge it"
+    ),
     r"data_parallel_size_local|data_parallel_rpc_port|shutdown_timeout": (
         "a bound on an EngineArgs field with no config field behind the flag (the catalog has no bound)"
     ),

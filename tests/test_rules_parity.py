@@ -404,3 +404,45 @@ class K:
     cdef = ast.parse(src).body[0]
     # each with the line of its ``def``
     assert class_validators(cdef) == {"a": ("none", 5), "b": ("none", 5), "c": ("lower-dash", 13), "d": ("coerce", 20)}
+
+
+# --------------------------------------------------------------------------- VC239 keys of one value
+
+
+@pytest.mark.parametrize(
+    ("args", "at"),
+    [
+        ('--profiler-config \'{"proton_context":"python"}\'', "proton_context"),
+        ('--profiler-config \'{"profiler":"proton"}\'', 'profiler":'),
+        ("--profiler-config.proton_hook triton", "proton_hook"),
+        ('--eplb-config \'{"communicator":"pynccl"}\'', "communicator"),
+        (
+            '--speculative-config \'{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4,'
+            '"draft_lm_head_quantization":"nvfp4"}\'',
+            "draft_lm_head_quantization",
+        ),
+    ],
+)
+def test_config_keys_its_class_refuses_together(tmp_path, args, at):
+    text = serve(args)
+    assert lint(tmp_path, text, "0.33.0") == [("VC239", 1, col(text, at), "error")]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        '--profiler-config \'{"profiler":"proton","proton_profiler_dir":"/tmp/p","proton_context":"python"}\'',
+        '--profiler-config \'{"proton_context":"shadow"}\'',  # the default: not "set"
+        '--eplb-config \'{"communicator":"pynccl","use_async":false}\'',
+        '--eplb-config \'{"communicator":"torch_gloo"}\'',
+        '--speculative-config \'{"method":"eagle3","model":"org/eagle3","num_speculative_tokens":3,'
+        '"draft_lm_head_quantization":"nvfp4"}\'',
+    ],
+)
+def test_config_keys_that_fit_together_are_clean(tmp_path, args):
+    assert lint(tmp_path, serve(args), "0.33.0") == []
+
+
+def test_eplb_communicator_before_async_was_the_default(tmp_path):
+    # 0.22 has no communicator check; 0.24-0.33 judge it with the release's use_async default
+    assert [f[0] for f in lint(tmp_path, serve('--eplb-config \'{"communicator":"pynccl"}\''), "0.28.0")] == ["VC239"]

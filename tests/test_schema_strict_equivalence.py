@@ -69,6 +69,7 @@ for _code in (
     "VC236",
     "VC237",
     "VC238",
+    "VC239",
 ):
     NOT_EXPRESSIBLE[_code] = "cross-field: it relates several options' values"
 NOT_EXPRESSIBLE["VC231"] = (

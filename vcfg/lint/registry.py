@@ -85,6 +85,7 @@ RULE_MODULES: tuple[str, ...] = (
     "vc236_spec_metrics_without_speculation",
     "vc237_elastic_ep_without_eplb",
     "vc238_spec_tokens_without_draft",
+    "vc239_config_keys_conflict",
     "vc260_missing_config_key",
     "vc261_kv_cache_dtype_not_model_dtype",
     "vc262_quantization_unquantized_checkpoint",
