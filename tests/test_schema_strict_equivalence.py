@@ -70,6 +70,10 @@ for _code in (
     "VC237",
     "VC238",
     "VC239",
+    "VC240",
+    "VC241",
+    "VC243",
+    "VC244",
 ):
     NOT_EXPRESSIBLE[_code] = "cross-field: it relates several options' values"
 NOT_EXPRESSIBLE["VC231"] = (
@@ -81,7 +85,7 @@ for _code in ("VC203", "VC217", "VC306"):
     NOT_EXPRESSIBLE[_code] = "the machine: the number of GPUs on the host"
 for _code in ("VC301", "VC302", "VC303", "VC304", "VC305", "VC307", "VC308"):
     NOT_EXPRESSIBLE[_code] = "the deployment: other launches, proxies and ports"
-for _code in ("VC204", "VC205", "VC206", "VC207", "VC208", "VC261", "VC262", "VC263", "VC264"):
+for _code in ("VC204", "VC205", "VC206", "VC207", "VC208", "VC245", "VC261", "VC262", "VC263", "VC264"):
     NOT_EXPRESSIBLE[_code] = "the model: its config.json (a local directory or the Hugging Face cache)"
 for _rule in all_rules():
     if _rule.code.startswith("VC1"):

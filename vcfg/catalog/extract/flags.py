@@ -29,6 +29,7 @@ import re
 from typing import Any, Optional
 
 from vcfg.catalog.extract.flags_eval import _StepLimit
+from vcfg.catalog.extract.flags_flow import passed_fields
 from vcfg.catalog.extract.flags_interp import Interpreter
 from vcfg.catalog.extract.flags_kwargs import KwargsRules, detect_rules
 from vcfg.catalog.extract.flags_registry import scan_registry
@@ -53,7 +54,7 @@ from vcfg.catalog.extract.flags_values import (
 )
 from vcfg.catalog.extract.source import VllmSource
 from vcfg.catalog.model import ConfigClass, Flag, Loc
-from vcfg.records import field, record
+from vcfg.records import field, record, replace
 
 ARG_UTILS = "vllm/engine/arg_utils.py"
 #: ``sys.argv`` while the parser is built: a plain ``vllm serve MODEL`` (no ``--help``).
@@ -160,7 +161,23 @@ def _extract(src: VllmSource, configs: list[ConfigClass], device_type: str, argv
             notes.append(f"{rec.path}:{rec.line}: {twice} registered twice (argparse raises)")
         seen |= set(flag.option_strings)
         flags.append(flag)
-    return FlagExtraction(flags, notes, rules, prefixes is not None)
+    return FlagExtraction(_with_passed_fields(index, flags, cfg_map), notes, rules, prefixes is not None)
+
+
+def _with_passed_fields(index: ModuleIndex, flags: list[Flag], cfg_map: dict[str, ConfigClass]) -> list[Flag]:
+    """Hand-written options that the engine config passes to a bounded config field
+    (`flags_flow`) get that field as their class and field, so its bounds apply."""
+    text = index.src.read(ARG_UTILS)
+    passed = passed_fields(text, cfg_map) if text is not None else {}
+    out = []
+    for f in flags:
+        where = passed.get(f.dest) if f.config_class is None and not f.positional else None
+        cls = cfg_map.get(where[0]) if where else None
+        fld = cls.field(f.dest) if cls is not None else None
+        if cls is not None and fld is not None and fld.constraint is not None:
+            f = replace(f, config_class=cls.name, config_field=f.dest)
+        out.append(f)
+    return out
 
 
 # ----------------------------------------------------------------------------- locating
