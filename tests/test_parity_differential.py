@@ -48,9 +48,9 @@ from vcfg.lint.engine import lint_paths  # noqa: E402
 ORACLE_DIR = Path(__file__).parent / "oracle"
 DRIVER = ORACLE_DIR / "parity_driver.py"
 RELEASES = ("0.33.0", "0.13.0")
-#: issue #16 asks for 99%; measured 99.2% (0.33.0) and 99.3% (0.13.0) on 2026-12-02
-#: (docs/fidelity.md): the test holds the issue's 99%, just under that floor
-THRESHOLD = 0.99
+#: issue #16 asks for 99%; measured 99.7% (0.33.0, 7 misses) and 99.6% (0.13.0, 5 misses)
+#: on 2026-12-02 (docs/fidelity.md): the test holds that floor, rounded down
+THRESHOLD = 0.995
 MIN_CASES = 1000
 
 #: examples of the issue vcfg does not refuse yet, (release, example) -> why; the test
@@ -118,12 +118,20 @@ PLATFORM_ONLY: dict[str, str] = {
 #: is listed in the report; they still count against the threshold.
 _MODEL = "needs the model's config.json: a model-config check (VC260-VC279), not yet in vcfg"
 KNOWN: dict[str, str] = {
+    r'kv_cache_dtype="float16" is incompatible with dtype="bfloat16"': (
+        "VC261 warns, not errs: with --dtype auto a GPU without bfloat16 (V100, T4) runs the "
+        "bfloat16 model in float16, where the float16 cache is accepted; the CPU oracle keeps "
+        "bfloat16"
+    ),
     r'kv_cache_dtype="\w+" is incompatible with dtype': _MODEL,
     r"max_num_batched_tokens \(\d+\) is smaller than max_model_len": _MODEL,
     r"Unsupported speculative method: 'mtp'": _MODEL,
     r"Non-MoE models do not support external data parallel": _MODEL,
     r"Decode context parallelism for GQA/MQA requires": _MODEL,
-    r"is not supported for architecture": _MODEL,
+    r"is not supported for architecture": (
+        "needs the model class's capabilities (supports_replayssm, config/vllm.py:3475 "
+        "@0.33.0), which config.json does not state"
+    ),
     r"Cannot find the config file for awq|quantization method specified in the model config|"
     r"Quantization method specified in the model config": _MODEL,
     r"num_speculative_tokens must be provided with speculative model unless the draft model config": (
