@@ -131,6 +131,40 @@ def test_a_started_script_joins_its_starter(tmp_path):
     assert [f[:2] for f in findings(tmp_path, ["decode.sh", "prefill.sh"])] == [("prefill.sh", "VC302")]
 
 
+def test_a_starter_in_the_parent_folder_is_found_and_other_scripts_are_not_parsed(tmp_path):
+    import os
+
+    from vcfg.lint import deployments
+
+    decode = f"CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve m --port 8200 --kv-transfer-config {nixl('kv_producer')}\n"
+    prefill = decode.replace("DEVICES=1", "DEVICES=0").replace("5601", "5600").replace("8200", "8100")
+    files = {
+        "run.sh": "bash nodes/prefill.sh &\n./nodes/decode.sh &\n"
+        "python3 toy_proxy_server.py --port 8000 --prefiller-ports 8100 --decoder-ports 8200\n",
+        "nodes/decode.sh": decode,
+        "nodes/prefill.sh": prefill,
+        # scripts beside it and in the parent that name other files (or nothing)
+        **{f"other{i}.sh": f"bash ./setup{i}.sh\nsource env{i}.sh\necho done\n" for i in range(5)},
+        **{f"nodes/tool{i}.sh": f"python3 tool{i}.py --port 9{i}00\n" for i in range(3)},
+    }
+    write(tmp_path, files)
+    for name in files:  # older than the two seconds a just-changed file is not kept for
+        os.utime(tmp_path / name, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    # a script nothing starts: one file name is asked of its folder and the parent, and
+    # the scripts whose text does not hold it are not worked through by the pattern
+    # (a substring test, remembered per path, mtime and size)
+    assert findings(tmp_path, ["nodes/tool0.sh"]) == []
+    other = str(tmp_path / "other0.sh")
+    assert not [k for k in deployments._ON_DISK if k[0] == other]
+    assert [v for k, v in deployments._LACKS.items() if k[0] == other] == [{b"tool0.sh"}]
+    # run.sh in the parent folder starts decode.sh and sends decode requests to its
+    # kv_producer; joining run.sh asks a second name, so every script's names are
+    # worked out once
+    assert [f[:2] for f in findings(tmp_path, ["nodes/decode.sh"])] == [("decode.sh", "VC301")]
+    assert [k for k in deployments._ON_DISK if k[0] == other]
+    assert [f[:2] for f in findings(tmp_path, ["nodes/decode.sh", "nodes/prefill.sh"])] == [("decode.sh", "VC301")]
+
+
 def test_a_sourced_file_joins_too(tmp_path):
     write(
         tmp_path,

@@ -158,6 +158,10 @@ class _Folders:
         #: the run's buffers (absolute path -> bytes), read before the disk
         self.buffers: Mapping[str, bytes] = buffers or {}
         self.index: dict[Path, dict[bytes, list[str]]] = {}
+        #: folder -> its scripts (path, stat, real path, the buffer read instead), and
+        #: the first name asked of it with the answer
+        self.scripts: dict[Path, list[tuple[str, os.stat_result, str, Optional[bytes]]]] = {}
+        self.first: dict[Path, tuple[bytes, list[str]]] = {}
         #: folder -> its entries by name, sorted (None: the folder cannot be listed)
         self.listings: dict[str, Optional[dict[str, os.DirEntry[str]]]] = {}
         self.files: dict[str, bool] = {}
@@ -188,33 +192,56 @@ class _Folders:
         return self.files[path]
 
     def naming(self, folder: Path, name: bytes) -> list[str]:
-        if folder not in self.index:
-            self.index[folder] = self._scan(folder)
+        """The scripts of ``folder`` that name the file name ``name``.  The first name
+        asked of a folder (a one-script lint asks one) is looked for as a substring
+        first: a script whose text does not hold it cannot name it (a name is a piece
+        of the text), which spares the pattern over every script beside the linted
+        one and in its parent folder.  A second name gets every script's names worked
+        out once, as the index of the folder for the rest of the run."""
+        if folder in self.index:
+            return self.index[folder].get(name, [])
+        first = self.first.get(folder)
+        if first is None:
+            found = [real for path, st, real, buffer in self._scripts(folder) if _names(path, st, buffer, name)]
+            self.first[folder] = (name, found)
+            return found
+        if first[0] == name:
+            return first[1]
+        self.index[folder] = self._scan(folder)
         return self.index[folder].get(name, [])
+
+    def _scripts(self, folder: Path) -> list[tuple[str, os.stat_result, str, Optional[bytes]]]:
+        if folder not in self.scripts:
+            out: list[tuple[str, os.stat_result, str, Optional[bytes]]] = []
+            listed = self.listing(str(folder))
+            real_folder = _key(str(folder)) if listed is not None else ""
+            for e in list(listed.values())[:_SCAN_FILES] if listed is not None else ():
+                if not e.name.endswith(SCRIPT_SUFFIXES):
+                    continue
+                try:
+                    if not e.is_file():
+                        continue
+                    st = e.stat()
+                    if st.st_size > _SCAN_BYTES:
+                        continue
+                    # an editor's open buffer (the language server) before the disk
+                    hit = self.buffers.get(os.path.abspath(e.path)) if self.buffers else None
+                    # a plain file's real path is its real folder's plus its name (no
+                    # lstat of every component again); a symbolic link is resolved
+                    real = _key(e.path) if e.is_symlink() else os.path.join(real_folder, e.name)
+                except OSError:
+                    continue
+                out.append((e.path, st, real, hit))
+            self.scripts[folder] = out
+        return self.scripts[folder]
 
     def _scan(self, folder: Path) -> dict[bytes, list[str]]:
         out: dict[bytes, list[str]] = {}
-        listed = self.listing(str(folder))
-        if listed is None:
-            return out
-        real_folder = _key(str(folder))
-        for e in list(listed.values())[:_SCAN_FILES]:
-            if not e.name.endswith(SCRIPT_SUFFIXES):
-                continue
+        for path, st, real, buffer in self._scripts(folder):
             try:
-                if not e.is_file():
-                    continue
-                st = e.stat()
-                if st.st_size > _SCAN_BYTES:
-                    continue
-                # an editor's open buffer (the language server) before the disk
-                hit = self.buffers.get(os.path.abspath(e.path)) if self.buffers else None
-                names = _names_in(e.path, st, hit)
+                names = _names_in(path, st, buffer)
             except OSError:
                 continue
-            # a plain file's real path is its real folder's plus its name (no lstat of
-            # every component again); a symbolic link is resolved
-            real = _key(e.path) if e.is_symlink() else os.path.join(real_folder, e.name)
             for n in names:
                 out.setdefault(n, []).append(real)
         return out
@@ -225,9 +252,44 @@ class _Folders:
 #: path -> (its text, names) for an editor's buffer (the latest text only)
 _ON_DISK: dict[tuple[str, int, int], frozenset[bytes]] = {}
 _IN_BUFFER: dict[str, tuple[bytes, frozenset[bytes]]] = {}
+#: (path, mtime, size) -> file names a file on disk does not hold (its names were not
+#: worked out: `_Folders.naming`'s substring test)
+_LACKS: dict[tuple[str, int, int], set[bytes]] = {}
 
 
-def _names_in(path: str, st: "os.stat_result", buffer: Optional[bytes]) -> frozenset[bytes]:
+def _names(path: str, st: "os.stat_result", buffer: Optional[bytes], name: bytes) -> bool:
+    """Whether one script names ``name``: from the kept names, else by a substring test
+    of its text before the pattern (a file that cannot be read names nothing)."""
+    try:
+        if buffer is not None:
+            data = buffer[:_SCAN_BYTES]
+            last = _IN_BUFFER.get(path)
+            if last is not None and last[0] == data:
+                return name in last[1]
+        else:
+            key = (path, st.st_mtime_ns, st.st_size)
+            hit = _ON_DISK.get(key)
+            if hit is not None:
+                return name in hit
+            if name in _LACKS.get(key, ()):
+                return False
+            from vcfg.fileio import read_regular
+
+            data = read_regular(path, _SCAN_BYTES)
+            if name not in data:
+                if time.time_ns() - st.st_mtime_ns > 2_000_000_000:  # as _names_in keeps names
+                    if len(_LACKS) > 4096:
+                        _LACKS.clear()
+                    _LACKS.setdefault(key, set()).add(name)
+                return False
+        return name in data and name in _names_in(path, st, buffer, data)
+    except OSError:
+        return False
+
+
+def _names_in(
+    path: str, st: "os.stat_result", buffer: Optional[bytes], data: Optional[bytes] = None
+) -> frozenset[bytes]:
     if buffer is not None:
         data = buffer[:_SCAN_BYTES]
         last = _IN_BUFFER.get(path)
@@ -238,9 +300,10 @@ def _names_in(path: str, st: "os.stat_result", buffer: Optional[bytes]) -> froze
         hit = _ON_DISK.get(key)
         if hit is not None:
             return hit
-        from vcfg.fileio import read_regular
+        if data is None:
+            from vcfg.fileio import read_regular
 
-        data = read_regular(path, _SCAN_BYTES)
+            data = read_regular(path, _SCAN_BYTES)
     names = frozenset((m.group(1) or m.group(2)).rsplit(b"/", 1)[-1] for m in _NAMED.finditer(data))
     cache: Any = _IN_BUFFER if buffer is not None else _ON_DISK
     if len(cache) > 4096:
