@@ -199,3 +199,67 @@ def test_an_llmaz_backend_runtime_is_one_launch_per_recommended_config(tmp_path)
     res = lint_paths([str(f)], None)
     assert res.summary.vllm_version == "0.10.1"
     assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics if d.severity != "info"] == [("VC001", 23, 11)]
+
+
+CHART_VALUES = """\
+image:
+  repository: "vllm/vllm-openai"
+  tag: "v0.20.2"
+  command: ["vllm", "serve", "/data/", "--served-model-name", "opt-125m", "--max-num-seqz", "16", "--port", "8000"]
+  env:
+    - name: VLLM_LOGGING_LEVEL
+      value: DEBUG
+containerPort: 8000
+configs: {}
+"""
+
+
+def test_the_values_of_vllms_example_chart_are_its_containers_launch(tmp_path):
+    """vLLM's examples/online_serving/chart-helm: the container runs image.command in
+    repository:tag with image.env; the tag chooses the release."""
+    f = tmp_path / "values.yaml"
+    f.write_text(CHART_VALUES)
+    plan = read_plan(str(f), f.read_bytes())
+    (inv,) = plan.invocations
+    assert plan.source_kind == "helm-values" and inv.span.line == 4
+    assert [w.text for w in inv.args][:3] == ["/data/", "--served-model-name", "opt-125m"]
+    assert inv.image is not None and inv.image.text == "vllm/vllm-openai:v0.20.2"
+    assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
+    res = lint_paths([str(f)], None)
+    assert res.summary.vllm_version == "0.20.2"
+    assert [(d.code, d.span.line) for d in res.diagnostics if d.severity != "info"] == [("VC001", 4)]
+
+
+def test_lmcache_vllm_is_vllms_command_line(tmp_path):
+    """LMCache 0.1's README: ``lmcache_vllm serve`` and its API server module run vLLM's
+    own parser (LMCache patched in)."""
+    f = tmp_path / "run.sh"
+    f.write_text(
+        "#!/bin/bash\n"
+        "LMCACHE_CONFIG_FILE=example.yaml CUDA_VISIBLE_DEVICES=0 lmcache_vllm serve m --port 8000 --max-num-seqz 4\n"
+        "python3 -m lmcache_vllm.vllm.entrypoints.openai.api_server --model m --port 8001\n"
+    )
+    plan = read_plan(str(f), f.read_bytes())
+    a, b = plan.invocations
+    assert (a.entrypoint, a.subcommand, [w.text for w in a.args][:3]) == (
+        "lmcache_vllm serve",
+        ("serve",),
+        ["m", "--port", "8000"],
+    )
+    assert b.kind == "serve" and b.entrypoint.endswith("lmcache_vllm.vllm.entrypoints.openai.api_server")
+    assert _lint(f) == [("VC001", 2, 90)]
+
+
+def test_a_placeholder_of_several_words_is_a_placeholder(tmp_path):
+    """MiniMax-M1's guide: ``--model <model storage path> \\`` is read by bash as ``<model``
+    and ``>--tensor-parallel-size`` redirections; that is the problem to report, not the
+    words it leaves stray (the ``8``)."""
+    f = tmp_path / "run.sh"
+    f.write_text(
+        "#!/bin/bash\n"
+        "python3 -m vllm.entrypoints.openai.api_server \\\n"
+        "--model <model storage path> \\\n"
+        "--tensor-parallel-size 8 \\\n"
+        "--max-model-len 4096\n"
+    )
+    assert _lint(f) == [("VC000", 3, 9)]

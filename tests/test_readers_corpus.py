@@ -32,12 +32,8 @@ PENDING_FORMATS: set[str] = set()
 
 #: single files of other formats that are known not to pass yet, with the reason
 PENDING: set[str] = {
-    # vLLM's own example chart: image.command in the values is not read
-    "helm-values/vllm/chart-helm-values.yaml",
     # a dstack service YAML inside a Markdown yaml block
     "markdown/vllm/dstack.md",
-    # `lmcache_vllm serve`, LMCache's drop-in wrapper of vllm serve
-    "markdown/lmcache/README.md",
     # `ARGS=(--port 8080)` then appends in a loop over command output: the known head is lost
     "bash/vllm/sagemaker-entrypoint.sh",
 }

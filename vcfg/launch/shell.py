@@ -61,6 +61,7 @@ from vcfg.launch.shell_commands import (
     RUNNERS,
     SHELLS,
     VLLM_LAUNCHES,
+    VLLM_PROGRAMS,
     WRAPPERS,
     _basename,
     _endpoints,
@@ -117,6 +118,8 @@ from vcfg.fileio import MAX_BYTES  # noqa: E402
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INT_RE = lazy(r"\s*[-+]?\d+\s*\Z")
+#: a doc placeholder of several words that bash reads as `<` and `>` redirections
+_MULTI_WORD_PLACEHOLDER = lazy(r"<[A-Za-z][\w.-]*(?:[ \t]+[\w.-]+)+>")
 _STMT_TYPES = frozenset(
     {
         "command",
@@ -1292,13 +1295,13 @@ class _Interp(Arith):
             op_a = [c.type for c in a.children if not c.is_named]
             op_b = [c.type for c in b.children if not c.is_named]
             dest = a.child_by_field_name("destination")
-            if op_a[:1] == ["<"] and op_b[:1] == [">"] and dest is not None and dest.end_byte == b.start_byte:
+            if op_a[:1] != ["<"] or op_b[:1] != [">"] or dest is None:
+                continue
+            # `<model_path>`, and `<model storage path>` (its inner words are arguments)
+            text = self.data[a.start_byte : b.start_byte + 1].decode("utf-8", "surrogateescape")
+            if dest.end_byte == b.start_byte or _MULTI_WORD_PLACEHOLDER.fullmatch(text):
                 sp = self.loc.span(a.start_byte, b.start_byte + 1)
-                self.problem(
-                    "placeholder",
-                    f"'<{self.text(dest)}>' looks like a placeholder; bash reads it as redirections",
-                    sp,
-                )
+                self.problem("placeholder", f"'{text}' looks like a placeholder; bash reads it as redirections", sp)
 
     # -- commands
     def s_command(
@@ -2041,8 +2044,8 @@ class _Interp(Arith):
         entry = ""
         args: list[Word] = []
         sub: tuple[str, ...] = ()
-        if base == "vllm":
-            kind, entry, args, sub = self.vllm_cli(rest, "vllm")
+        if base in VLLM_PROGRAMS:
+            kind, entry, args, sub = self.vllm_cli(rest, base)
         elif _PY_RE.match(base):
             j = 0
             while j < len(rest):

@@ -105,6 +105,8 @@ CONTAINERS = frozenset({"docker", "podman"})
 #: the vllm command line (its subcommand says the kind)
 MODULES: dict[str, str] = {
     "vllm.entrypoints.openai.api_server": SERVE,
+    # LMCache 0.1's drop-in wrapper: vLLM's API server with LMCache patched in
+    "lmcache_vllm.vllm.entrypoints.openai.api_server": SERVE,
     "vllm.entrypoints.cli.main": "vllm-cli",
     "vllm": "vllm-cli",
     "vllm.entrypoints.api_server": VLLM_OTHER,
@@ -113,6 +115,9 @@ MODULES: dict[str, str] = {
 MODULE_PREFIXES: tuple[tuple[str, str], ...] = (("dynamo.vllm", DYNAMO),)
 #: ``python SCRIPT``: scripts that are launches
 SCRIPTS: dict[str, str] = {"benchmark_serving.py": BENCH_SERVE}
+#: programs that are the vllm command line: vllm itself, and LMCache 0.1's drop-in
+#: wrapper ``lmcache_vllm serve ...`` (vLLM's CLI with LMCache patched in, same arguments)
+VLLM_PROGRAMS = frozenset({"vllm", "lmcache_vllm"})
 #: the vllm subcommands that are launches vcfg reads the options of
 VLLM_LAUNCHES: dict[tuple[str, ...], str] = {("serve",): SERVE, ("bench", "serve"): BENCH_SERVE}
 

@@ -8,7 +8,11 @@
   vllmServe`` runs ``vllm serve <modelArtifacts.name> --port P --served-model-name
   <name>`` + ``args`` (decode: vLLM behind the routing sidecar, ``routing.proxy.
   targetPort``, 8200 by default; prefill: ``routing.servicePort``, 8000);
-  ``custom`` runs ``command`` + ``args``; ``imageDefault`` the image's entrypoint.
+  ``custom`` runs ``command`` + ``args``; ``imageDefault`` the image's entrypoint;
+- vLLM's own example chart (examples/online_serving/chart-helm): the container runs
+  ``image.command`` in ``image.repository:image.tag`` with ``image.env``, and the
+  ``configs``/``secrets`` config maps as ``envFrom`` (templates/deployment.yaml at
+  vllm-project/vllm@c669178).
 
 Every word points at the values file: an option at its key, a value at its value,
 options the chart adds on its own at the model's entry.
@@ -40,7 +44,8 @@ _PS_VALUED = (
 
 
 def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
-    from vcfg.launch.readers._yaml import documents, mapping
+    from vcfg.launch.readers._containers import is_vllm_image
+    from vcfg.launch.readers._yaml import documents, mapping, scalar
 
     docs = documents(path, text)
     if docs.error is not None or len(docs.nodes) != 1:
@@ -48,6 +53,9 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     top = mapping(docs.nodes[0])
     if "modelSpec" in mapping(top.get("servingEngineSpec")):
         return Evidence("helm_values", 0.9, ("vLLM production-stack values (servingEngineSpec.modelSpec)",), "ps")
+    image = mapping(top.get("image"))
+    if "command" in image and is_vllm_image(scalar(image.get("repository"))):
+        return Evidence("helm_values", 0.9, ("values of vLLM's example chart (image.command of a vLLM image)",), "vllm")
     roles = [r for r in ("decode", "prefill") if "containers" in mapping(top.get(r))]
     if roles and ("modelArtifacts" in top or "routing" in top or "multinode" in top):
         return Evidence("helm_values", 0.9, (f"llm-d modelservice values ({', '.join(roles)} containers)",), "llmd")
@@ -66,6 +74,8 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
         return LaunchPlan(path, source_kind="helm-values")
     if evidence.data == "ps":
         invs = _production_stack(loc, docs.nodes[0], path, unknowns)
+    elif evidence.data == "vllm":
+        invs = _vllm_chart(loc, docs.nodes[0], path, unknowns)
     else:
         invs = _llmd(loc, docs.nodes[0], path, unknowns)
     return LaunchPlan(path, invocations=tuple(invs), unknowns=tuple(unknowns), source_kind="helm-values")
@@ -286,3 +296,34 @@ def _llmd(loc: Any, root: Any, path: str, unknowns: list[Any]) -> list[Any]:
             found = shell.classify_argv(argv, env, at, path)
             out.extend(i._replace(image=image) for i in found)
     return out
+
+
+def _vllm_chart(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list[Any]:
+    """vLLM's example chart: ``image.command`` is the container's command, in the image
+    ``repository:tag``, with ``image.env``; ``configs``, ``secrets`` and
+    ``externalConfigs`` reach it as ``envFrom`` (unknown here)."""
+    import yaml
+
+    from vcfg.launch import shell
+    from vcfg.launch.model import Unknown
+    from vcfg.launch.readers._containers import container_env, keyed, list_words
+    from vcfg.launch.yaml_config import _node_span
+
+    top = keyed(doc)
+    image = keyed(top.get("image", (None, None))[1])
+    kn, vn = image["command"]
+    argv = list_words(loc, vn)
+    if not argv:
+        return []
+    env = container_env(loc, image, unknowns, keys=("env",))
+    for key in ("configs", "secrets", "externalConfigs"):
+        node = top.get(key, (None, None))[1]
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value:
+            unknowns.append(Unknown("container", f"environment loaded from {key} (envFrom)", _node_span(loc, node)))
+    repo, tag = image.get("repository", (None, None))[1], image.get("tag", (None, None))[1]
+    word = None
+    if isinstance(repo, yaml.ScalarNode):
+        text = repo.value + (f":{tag.value}" if isinstance(tag, yaml.ScalarNode) and tag.value else "")
+        word = _synth(text, _node_span(loc, repo))
+    found: list[Any] = shell.classify_argv(argv, env, _node_span(loc, kn), path)
+    return [i._replace(image=word) for i in found]

@@ -64,7 +64,12 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         )
     for p in [] if kwargs else ambiguous:
         yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")
+    # a `<model path>` placeholder's `>` takes the next word as its file: VC000 names the
+    # placeholder, and the word that was that option's value is not reported again
+    held = [x.span.start for x in lc.file.plan.problems if x.code == "placeholder"]
     for p in problems(lc, "extra-argument"):
+        if any(lc.inv.span.start <= at <= p.span.start for at in held):
+            continue
         if not _after_boolean(lc, p):
             yield RULE.diag(span(lc, p.span), p.message, help="vLLM takes one positional argument, the model")
 
