@@ -69,6 +69,8 @@ WRAPPERS = {
     "timeout": "-s -k --signal --kill-after",
     "taskset": "",
     "time": "-f -o",
+    # `uv run [options] CMD`: its other subcommands (`uv pip install`) run nothing
+    "uv": "",
 }
 
 _JSON_ESCAPE = r"""
@@ -118,6 +120,16 @@ done
 case $name in
   timeout|chrt) shift;;
   taskset) shift;;
+  uv)
+    [ "$1" = run ] || exit 0
+    shift
+    while [ $# -gt 0 ]; do
+      case $1 in
+        -n|--name|-p|--prefix|--with|--python|--project|--directory) shift 2;;
+        -*) shift;;
+        *) break;;
+      esac
+    done;;
 esac
 [ $# -gt 0 ] || exit 0
 exec "$@"
@@ -342,7 +354,17 @@ def is_vllm_record(r: dict[str, Any]) -> bool:
             a.endswith("benchmark_serving.py") for a in argv[1:3]
         )
     if prog in _CONTAINER:
-        return any("vllm" in a for a in argv[1:])
+        if not any("vllm" in a for a in argv[1:]):
+            return False
+        if prog in ("docker", "podman") and any(a == "--entrypoint" or a.startswith("--entrypoint=") for a in argv):
+            # the entrypoint replaces the image's server: a launch only if what it runs is one
+            # (`--entrypoint /bin/bash IMAGE -c "ray start ..."` starts Ray, not vLLM)
+            return any(
+                is_vllm_record({"argv": c})
+                for c in container_commands(argv)
+                if c and c[0].rsplit("/", 1)[-1] not in _CONTAINER
+            )
+        return True
     return False
 
 
@@ -585,6 +607,15 @@ CALLS: dict[str, list[tuple[tuple[str, ...], dict[str, str]]]] = {
             {"VLLM_ENGINE_READY_TIMEOUT_S": "6000", "MOE_REQUANTIZE_WEIGHT_DTYPE": "float8_e4m3fn"},
         ),
         (("serve", "Qwen/Qwen3-0.6B"), {}),
+    ],
+    # its usage: `<prefiller | decoder> [model]` (spaces around the bar)
+    "real/bash/vllm-gaudi/disagg_vllm_launcher_gaudi_lm.sh": [(("prefiller",), {}), (("decoder",), {})],
+    # its own example: COORDINATOR_IP=10.0.0.1 START_RANK=8 ./launch_server.sh
+    "real/bash/vllm/wide_ep_launch_server.sh": [((), {"COORDINATOR_IP": "10.0.0.1", "START_RANK": "8"})],
+    # its usage: docker_image head_node_address --head|--worker path_to_hf_home
+    "real/negative/docker-run/vllm-run_cluster.sh": [
+        (("vllm/vllm-openai:v0.10.2", "10.0.0.1", "--head", "/data/hf"), {}),
+        (("vllm/vllm-openai:v0.10.2", "10.0.0.1", "--worker", "/data/hf"), {}),
     ],
 }
 
