@@ -263,3 +263,26 @@ def test_a_placeholder_of_several_words_is_a_placeholder(tmp_path):
         "--max-model-len 4096\n"
     )
     assert _lint(f) == [("VC000", 3, 9)]
+
+
+def test_a_callers_variable_the_script_exits_on_when_empty_is_not_empty_after(tmp_path):
+    """vLLM's wide_ep/launch_server.sh: ``START_RANK=${START_RANK:-}`` then ``if [[ -z
+    "$COORDINATOR_IP" || -z "$START_RANK" ]]; then ... exit 1; fi``: the launch after it
+    never gets '' (unknown, not an invalid int); without the guard it does."""
+    guarded = tmp_path / "node.sh"
+    guarded.write_text(
+        "#!/bin/bash\n"
+        "START_RANK=${START_RANK:-}\n"
+        "COORDINATOR_IP=${COORDINATOR_IP:-}\n"
+        'if [[ -z "$COORDINATOR_IP" || -z "$START_RANK" ]]; then\n'
+        '    echo "set COORDINATOR_IP and START_RANK"\n'
+        "    exit 1\n"
+        "fi\n"
+        'vllm serve m --data-parallel-start-rank "$START_RANK" --data-parallel-address "$COORDINATOR_IP"\n'
+    )
+    (inv,) = read_plan(str(guarded), guarded.read_bytes()).invocations
+    assert [w.text for w in inv.args] == ["m", "--data-parallel-start-rank", None, "--data-parallel-address", None]
+    assert _lint(guarded) == []
+    bare = tmp_path / "bare.sh"
+    bare.write_text('#!/bin/bash\nSTART_RANK=${START_RANK:-}\nvllm serve m --data-parallel-start-rank "$START_RANK"\n')
+    assert [c for c, _, _ in _lint(bare)] == ["VC004"]

@@ -118,6 +118,8 @@ from vcfg.fileio import MAX_BYTES  # noqa: E402
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INT_RE = lazy(r"\s*[-+]?\d+\s*\Z")
+#: ``$X``, ``"$X"``, ``${X}``, ``"${X:-}"``: a test's operand that is one variable
+_PLAIN_VAR = lazy(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-[^}]*)?\}?"?')
 #: a doc placeholder of several words that bash reads as `<` and `>` redirections
 _MULTI_WORD_PLACEHOLDER = lazy(r"<[A-Za-z][\w.-]*(?:[ \t]+[\w.-]+)+>")
 _STMT_TYPES = frozenset(
@@ -695,6 +697,7 @@ class _Interp(Arith):
         what = "`case`" if node.type == "case_statement" else "`if`"
         at = node.start_point[0] + 1
         ended = 0  # undecided branches that run `exit`: their paths end there
+        exited: list[list[Any]] = []  # their conditions: false on the paths that go on
         left = 0  # undecided branches whose paths all left a loop or function
         undecided = False  # a branch before this one may or may not have run
         for cond, body in branches:
@@ -717,6 +720,7 @@ class _Interp(Arith):
                     labels.append(label)
                 elif how == "exit":
                     ended += 1
+                    exited.append(cond)
                 else:
                     left += 1
             else:
@@ -736,6 +740,8 @@ class _Interp(Arith):
             if else_body is not None:
                 base = self.st
                 self.st = base.copy()
+                for c in exited:  # the else branch runs where every test was false
+                    self.narrow_false(c, self.st)
                 how = self.run_maybe(else_body, bctx, label, ctx)
                 if how == "live":
                     results.append(self.st)
@@ -748,6 +754,8 @@ class _Interp(Arith):
             else:
                 results.append(self.st.copy())
                 labels.append(label)
+                for c in exited:
+                    self.narrow_false(c, results[-1])
         if not results and (ended or left):
             # every path through it exits, or leaves by a jump a frame keeps
             raise _Jump("cut" if left else "exit")
@@ -757,6 +765,39 @@ class _Interp(Arith):
             self.st = results[0]
         else:
             self.st = self.merge(results, self.span(node), labels)
+
+    def narrow_false(self, cond: Sequence[Any], st: Optional[_State]) -> None:
+        """On the paths past ``if [ -z "$X" ]; then ... exit; fi`` (also ``||`` of such
+        tests) X is not empty: an empty default assumed for the caller's X (``${X:-}``)
+        becomes an unknown value there, not the ''  bash never passes on."""
+        if st is None:
+            return
+        tests: list[Any] = []
+        todo = [c for c in cond if c.is_named]
+        while todo:
+            n = todo.pop()
+            if n.type == "list" and all(c.type == "||" for c in n.children if not c.is_named):
+                todo.extend(c for c in n.children if c.is_named)
+            elif n.type == "test_command":
+                todo.extend(c for c in n.children if c.is_named)
+            elif n.type == "binary_expression" and self.text(n.child_by_field_name("operator") or n) == "||":
+                todo.extend(c for c in (n.child_by_field_name("left"), n.child_by_field_name("right")) if c)
+            elif n.type == "unary_expression":
+                tests.append(n)
+        for e in tests:
+            op = e.child_by_field_name("operator")
+            args = [c for c in e.children if c.is_named and c is not op and c.type != "test_operator"]
+            if op is None or self.text(op) != "-z" or len(args) != 1:
+                continue
+            m = _PLAIN_VAR.fullmatch(self.text(args[0]))
+            b = st.vars.get(m.group(1)) if m else None
+            if b is None or b.value is None or b.value.value or not b.value.assumptions:
+                continue
+            sp = self.span(args[0])
+            hole = Hole(0, f"${b.name} from the caller: not empty here (the script exits when it is)", sp)
+            st.vars[b.name] = Binding(
+                b.name, Word("", b.value.span, "", (), (hole,)), b.exported, b.span, b.unset, b.source
+            )
 
     def run_maybe(self, body: Sequence[Any], ctx: _Ctx, label: str, outer: _Ctx) -> str:
         """Run a branch that runs on some paths only: "live" when its paths go on after
