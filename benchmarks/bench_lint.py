@@ -1,7 +1,7 @@
 """Lint speed, as ratios against named baselines, in one run.
 
     python -m compileall -q vcfg      # once: what an installed vcfg has
-    env -u PYTHONDONTWRITEBYTECODE python benchmarks/bench_lint.py [--repeat N]
+    env -u PYTHONDONTWRITEBYTECODE python benchmarks/bench_lint.py [--repeat N] [--no-vllm]
 
 Every child is timed twice: wall time, and CPU time (user + sys of that child, from
 `os.wait4`), which other people's work on a shared machine inflates far less. Each
@@ -150,6 +150,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=REPEAT)
     ap.add_argument("--batch", type=int, default=1000)
+    ap.add_argument(
+        "--no-vllm",
+        action="store_true",
+        help="leave out the `vllm serve --help` baseline (seconds of CPU on a shared machine)",
+    )
     a = ap.parse_args()
     check_bytecode()
     example = ROOT / "examples" / "pd-decode-p2p.sh"
@@ -238,7 +243,9 @@ def main() -> None:
 
     cache = Path(os.environ.get("VCFG_CACHE_DIR", Path.home() / ".cache" / "vcfg"))
     oracle = cache / "oracle-venv" / "bin" / "vllm"
-    if oracle.exists():
+    if a.no_vllm:
+        print("  (--no-vllm: the `vllm serve --help` baseline left out)")
+    elif oracle.exists():
         helper = Timing("vllm", [str(oracle), "serve", "--help"], env=dict(os.environ, VLLM_TARGET_DEVICE="cpu"))
         helper.run()
         print(row("vllm serve --help (vLLM 0.33.0)", helper, "(baseline)"))
