@@ -1,24 +1,9 @@
 """`option(lc, dest)`: the one way a rule reads an option (value, occurrence, the
 release's flag, the name to show)."""
 
+from launch_context import launch_context as _launch
+
 from vcfg.lint.options import UNKNOWN, option
-
-
-def _launch(tmp_path, text, version="0.33.0"):
-    from vcfg.launch.args import parse_invocation
-    from vcfg.launch.read import read_plan
-    from vcfg.lint.config import LintConfig
-    from vcfg.lint.context import FileContext, LaunchContext
-    from vcfg.lint.engine import make_target
-
-    p = tmp_path / "run.sh"
-    p.write_text(text)
-    target = make_target(version, LintConfig())
-    plan = read_plan(str(p), text.encode())
-    fc = FileContext(str(p), text, plan, target)
-    lc = LaunchContext(fc, plan.invocations[0])
-    lc.args = parse_invocation(lc.inv, target.catalog, plan)
-    return lc
 
 
 def test_a_given_option_shows_the_name_as_written(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from launch_context import launch_context as _launch
 
 from vcfg.lint import constraints as c
 from vcfg.lint.engine import lint_paths
@@ -169,23 +170,6 @@ def _entry(**kw):
     )
     base.update(kw)
     return c.Constraint(**base)
-
-
-def _launch(tmp_path, text, version="0.33.0"):
-    from vcfg.launch.args import parse_invocation
-    from vcfg.launch.read import read_plan
-    from vcfg.lint.config import LintConfig
-    from vcfg.lint.context import FileContext, LaunchContext
-    from vcfg.lint.engine import make_target
-
-    p = tmp_path / "run.sh"
-    p.write_text(text)
-    target = make_target(version, LintConfig())
-    plan = read_plan(str(p), text.encode())
-    fc = FileContext(str(p), text, plan, target)
-    lc = LaunchContext(fc, plan.invocations[0])
-    lc.args = parse_invocation(lc.inv, target.catalog, plan)
-    return lc
 
 
 RULE = SimpleNamespace(diag=lambda span, message, help=None: (span.line, span.col, message, help))

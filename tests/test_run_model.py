@@ -38,8 +38,6 @@ VARIANTS = [
     ("0.10.0", [], "named.sh", "text"),
     ("0.10.0", [], "launch.sh", "paths"),
     ("0.10.0", ["vllm-ascend"], "launch.sh", "paths"),
-    ("0.33.0", [], "named.sh", "paths"),
-    ("0.10.0", ["vllm-ascend"], "launch.sh", "text"),
 ]
 
 

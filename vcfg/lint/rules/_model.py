@@ -27,6 +27,16 @@ from vcfg.lint.rules._args import span
 from vcfg.plan.model_facts import ModelFacts
 from vcfg.records import record
 
+#: a Qwen3-8B-shaped config.json (the keys vLLM reads) at a local model folder: the
+#: model of the model rules' examples (``Rule.example_files``)
+QWEN3_8B = (
+    "qwen3-8b/config.json",
+    '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,\n'
+    ' "hidden_size": 4096, "intermediate_size": 12288, "num_attention_heads": 32,\n'
+    ' "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936,\n'
+    ' "max_position_embeddings": 40960, "torch_dtype": "bfloat16"}\n',
+)
+
 # The config keys vLLM reads the expert count from (vllm/transformers_utils/config.py:64-69,
 # 0.33.0), plus per-layer block_configs (model_arch_config_convertor.py:159-190).
 EXPERT_KEYS = ("num_experts", "moe_num_experts", "n_routed_experts", "num_local_experts")

@@ -8,18 +8,12 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model, name_span, positive_int
+from vcfg.lint.rules._model import QWEN3_8B, local_model, name_span, positive_int
 
 #: the override variable as the docs page names it; the check reads it from the
 #: knowledge packs (settings.toml), and a test keeps the two the same
 ALLOW = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
 
-_CONFIG = (
-    '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,\n'
-    ' "hidden_size": 4096, "intermediate_size": 12288, "num_attention_heads": 32,\n'
-    ' "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936,\n'
-    ' "max_position_embeddings": 40960, "torch_dtype": "bfloat16"}\n'
-)
 
 RULE = Rule(
     code="VC205",
@@ -38,7 +32,7 @@ RULE = Rule(
     when_vllm_fails="when the model config is built, before any worker starts",
     example="vllm serve ./qwen3-8b --max-model-len 65536\n",
     use_instead="vllm serve ./qwen3-8b --max-model-len 40960\n",
-    example_files=(("qwen3-8b/config.json", _CONFIG),),
+    example_files=(QWEN3_8B,),
 )
 
 

@@ -9,7 +9,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import Model, local_model, span_of_value
+from vcfg.lint.rules._model import QWEN3_8B, Model, local_model, span_of_value
 
 VERSIONS = ">=0.33.0"
 
@@ -19,12 +19,6 @@ FLOAT_KV = ("float16", "bfloat16")
 DTYPE_WORDS = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16",
                "float": "float32", "float32": "float32"}  # fmt: skip
 
-_CONFIG = (
-    '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,\n'
-    ' "hidden_size": 4096, "intermediate_size": 12288, "num_attention_heads": 32,\n'
-    ' "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936,\n'
-    ' "max_position_embeddings": 40960, "torch_dtype": "bfloat16"}\n'
-)
 
 RULE = Rule(
     code="VC261",
@@ -45,7 +39,7 @@ RULE = Rule(
     when_vllm_fails="when the engine config is built, after the model's config is read",
     example="vllm serve ./qwen3-8b --kv-cache-dtype float16\n",
     use_instead="vllm serve ./qwen3-8b --kv-cache-dtype auto\n",
-    example_files=(("qwen3-8b/config.json", _CONFIG),),
+    example_files=(QWEN3_8B,),
     sources=("vllm@0.33.0:vllm/config/vllm.py:1492", "vllm@0.33.0:vllm/config/model.py:2423"),
 )
 

@@ -9,7 +9,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import Model, local_model, span_of_value
+from vcfg.lint.rules._model import QWEN3_8B, Model, local_model, span_of_value
 
 #: methods that read their settings from the checkpoint, and the files vLLM looks for
 #: when config.json has no quantization_config (``get_config_filenames``: 0.10.0
@@ -29,12 +29,6 @@ CHECKPOINT_FILES: dict[str, tuple[str, ...]] = {
 #: (0.33.0 model_loader/weight_utils.py:240-247)
 CONFIG_KEYS = ("quantization_config", "compression_config")
 
-_CONFIG = (
-    '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,\n'
-    ' "hidden_size": 4096, "intermediate_size": 12288, "num_attention_heads": 32,\n'
-    ' "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936,\n'
-    ' "max_position_embeddings": 40960, "torch_dtype": "bfloat16"}\n'
-)
 
 RULE = Rule(
     code="VC262",
@@ -53,7 +47,7 @@ RULE = Rule(
     when_vllm_fails="when the engine config is built, after the model's config is read",
     example="vllm serve ./qwen3-8b --quantization awq\n",
     use_instead="vllm serve ./qwen3-8b --quantization fp8\n",
-    example_files=(("qwen3-8b/config.json", _CONFIG),),
+    example_files=(QWEN3_8B,),
     sources=(
         "vllm@0.10.0:vllm/model_executor/model_loader/weight_utils.py:203",
         "vllm@0.33.0:vllm/model_executor/model_loader/weight_utils.py:380",

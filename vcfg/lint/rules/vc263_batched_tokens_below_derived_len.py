@@ -9,7 +9,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import Model, local_model, name_span, positive_int
+from vcfg.lint.rules._model import QWEN3_8B, Model, local_model, name_span, positive_int
 
 VERSIONS = ">=0.11.2"  # as VC201: before, vLLM turned chunked prefill back on
 
@@ -21,12 +21,6 @@ UNSCALED_MODEL_TYPES = ("gemma3",)
 #: a sentence-transformers encoder's max_seq_length: config/model.py:2568-2572, 2622)
 ENCODER_FILE = "sentence_bert_config.json"
 
-_CONFIG = (
-    '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,\n'
-    ' "hidden_size": 4096, "intermediate_size": 12288, "num_attention_heads": 32,\n'
-    ' "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936,\n'
-    ' "max_position_embeddings": 40960, "torch_dtype": "bfloat16"}\n'
-)
 
 RULE = Rule(
     code="VC263",
@@ -48,7 +42,7 @@ RULE = Rule(
     use_instead=(
         "vllm serve ./qwen3-8b --no-enable-chunked-prefill --max-num-batched-tokens 8192 --max-model-len 8192\n"
     ),
-    example_files=(("qwen3-8b/config.json", _CONFIG),),
+    example_files=(QWEN3_8B,),
     sources=(
         "vllm@0.11.2:vllm/config/scheduler.py:251",
         "vllm@0.33.0:vllm/config/scheduler.py:317",

@@ -10,7 +10,7 @@ from vcfg.lint.constraints import holds
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, value_span_of
-from vcfg.lint.rules._model import Model, local_model
+from vcfg.lint.rules._model import QWEN3_8B, Model, local_model
 
 VERSIONS = ">=0.13.0"
 #: 0.15.0-0.20.1 build an MTP-less checkpoint as a plain draft model (0.15 supports
@@ -40,12 +40,6 @@ MTP_MODEL_TYPES = frozenset({
 #: for the same checkpoint (0.20.2 config/speculative.py:580-600)
 OTHER_DRAFTS = ("eagle", "dflash", "dspark", "medusa", "mlp_speculator", "mtp", "nextn")
 
-_CONFIG = (
-    '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,\n'
-    ' "hidden_size": 4096, "intermediate_size": 12288, "num_attention_heads": 32,\n'
-    ' "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936,\n'
-    ' "max_position_embeddings": 40960, "torch_dtype": "bfloat16"}\n'
-)
 
 RULE = Rule(
     code="VC264",
@@ -69,7 +63,7 @@ RULE = Rule(
         '  --speculative-config \'{"method": "ngram", "num_speculative_tokens": 3, '
         '"prompt_lookup_max": 4}\'\n'
     ),
-    example_files=(("qwen3-8b/config.json", _CONFIG),),
+    example_files=(QWEN3_8B,),
     sources=(
         "vllm@0.13.0:vllm/config/speculative.py:379",
         "vllm@0.20.2:vllm/config/speculative.py:620",
