@@ -18,6 +18,31 @@ def test_list():
     assert {"0.8.5.post1", "0.9.0.1", "0.10.0", "0.10.1.1"} <= set(versions)
 
 
+def test_list_shows_the_plugin_overlays(tmp_path, monkeypatch):
+    """The bundled vllm-ascend overlay and one the user built are listed after the
+    releases (text), or alone with --plugins; the JSON list of releases is unchanged."""
+    from vcfg.catalog import plugins
+
+    monkeypatch.setenv("VCFG_CACHE_DIR", str(tmp_path))
+    built = plugins.user_dir() / "vllm-acme-1.2.json"
+    built.parent.mkdir(parents=True)
+    built.write_text("{}")
+    text = run("catalog", "list").output
+    releases, overlays = text.split("\n\n")
+    assert releases.split()[-1] == "0.33.0"
+    assert overlays.splitlines()[1:] == [
+        f"  vllm-acme 1.2 (built: {built})",
+        f"  vllm-ascend 0.23.0.post1 (bundled: {plugins.BUNDLED_DIR / 'vllm-ascend-0.23.0.post1.json'})",
+    ]
+    r = run("catalog", "list", "--plugins", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert [(o["name"], o["version"], o["origin"]) for o in json.loads(r.output)] == [
+        ("vllm-acme", "1.2", "built"),
+        ("vllm-ascend", "0.23.0.post1", "bundled"),
+    ]
+    assert json.loads(run("catalog", "list", "--format", "json").output)[-1] == "0.33.0"
+
+
 def test_show_json_contract():
     r = run("catalog", "show", "--vllm-version", "0.33.0", "--format", "json")
     assert r.exit_code == 0, r.output

@@ -59,3 +59,15 @@ def test_launch_show():
     doc = json.loads(r.output)
     parsed = doc["invocations"][0]["parsed"]
     assert parsed["options"]["port"]["value"] == 20002
+
+
+def test_concise_says_the_help_once(tmp_path):
+    """VC102 on a bool_int variable: the reason in the message, "use 1 or 0" once (the
+    help, which concise output appends in parentheses)."""
+    script = tmp_path / "x.sh"
+    script.write_text("export VLLM_USE_DEEP_GEMM=true\nvllm serve m\n")
+    r = run("lint", "--vllm-version", "0.20.2", "--format", "concise", script)
+    shown, finding = r.output.splitlines()[0].split(":", 1)
+    assert shown.endswith("/x.sh") and finding == (
+        "1:27: VC102 [error] `VLLM_USE_DEEP_GEMM`: 'true' is not an integer (read as bool(int(value))) (use 1 or 0)"
+    ), r.output

@@ -81,6 +81,6 @@ def test_catalog_list_shows_every_release():
     r = CliRunner().invoke(cli, ["catalog", "list", "--format", "json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output) == list(BUNDLED_RELEASES)
-    text = CliRunner().invoke(cli, ["catalog", "list"]).output.split()
+    text = CliRunner().invoke(cli, ["catalog", "list"]).output.split("\n\n")[0].split()  # then the overlays
     assert text[:7] == ["0.8.0", "0.8.1", "0.8.2", "0.8.3", "0.8.4", "0.8.5", "0.8.5.post1"]
     assert len(text) == len(BUNDLED_RELEASES) >= 50

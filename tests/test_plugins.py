@@ -310,6 +310,29 @@ def test_bundled_ascend_overlay_in_lint(tmp_path):
     assert ("VC102", 1, 33) not in got  # not named: not judged
 
 
+def test_a_broken_user_overlay_is_a_note_and_the_others_still_count(tmp_path, capsys):
+    """A user overlay that cannot be read is named in a note (never a traceback), and
+    VLLM_PLUGINS still reaches the bundled vllm-ascend overlay."""
+    folder = pl.user_dir()
+    folder.mkdir(parents=True)
+    (folder / "vllm-broken-1.0.json").write_text("{not json")
+    conn = 'vllm serve m --kv-transfer-config \'{"kv_connector":"MooncakeConnectorV1","kv_role":"kv_producer"}\'\n'
+    text = (
+        "export VLLM_PLUGINS=ascend,ascend_kv_connector\nexport VLLM_ASCEND_ENABLE_MLAPO=true\n"
+        "export VLLM_ASCEND_ENABLE_MLAP=1\n" + conn
+    )
+    capsys.readouterr()
+    rc, got, _ = _lint(tmp_path, text, "--vllm-version", "0.23.0")
+    assert (rc, got) == (1, [("VC101", 3, 8), ("VC102", 2, 33)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    notes = [line for line in err.splitlines() if line.startswith("vcfg: note: ")]
+    assert len(notes) == 1 and "vllm-broken-1.0.json: not a vcfg plugin overlay" in notes[0], err
+    # a launch that sets no VLLM_PLUGINS reads no overlay: nothing to say
+    _lint(tmp_path, "export VLLM_ASCEND_ENABLE_MLAPO=true\n" + conn, "--vllm-version", "0.23.0")
+    assert "note:" not in capsys.readouterr().err
+
+
 def test_explain_and_connectors_with_the_plugin_named():
     r = CliRunner().invoke(
         cli,

@@ -33,7 +33,7 @@ def check_env_value(var: EnvVar, value: str) -> Optional[str]:
     if parse == "bool_int":
         if _is_int(value):
             return None
-        return f"{_q(value)} is not an integer (read as bool(int(value)): use 1 or 0)"
+        return f"{_q(value)} is not an integer (read as bool(int(value)))"
     if parse == "float":
         try:
             float(value)

@@ -196,16 +196,22 @@ def find(spec: str, base: Optional[Path] = None) -> PluginCatalog:
     return load_file(str(max(hits, key=key)[1]))
 
 
-def named_by_entries(names: Iterable[str]) -> list[PluginCatalog]:
+def named_by_entries(names: Iterable[str], problems: Optional[list[str]] = None) -> list[PluginCatalog]:
     """The newest overlay of each plugin one of whose entry points ``names`` lists
-    (a launch's ``VLLM_PLUGINS``)."""
+    (a launch's ``VLLM_PLUGINS``).  An overlay that cannot be read is left out, and
+    why is added to ``problems`` (the others still count)."""
     wanted = set(names)
     out: dict[str, PluginCatalog] = {}
     for n, _v, _p in available():
         key = _norm(n)
         if key in out:
             continue
-        pc = find(n)
+        try:
+            pc = find(n)
+        except VcfgError as e:
+            if problems is not None and e.message not in problems:
+                problems.append(e.message)
+            continue
         if wanted & set(pc.entry_names):
             out[key] = pc
     return list(out.values())

@@ -176,16 +176,27 @@ def _build_plugin(spec: str, output: Optional[str]) -> None:
 
 @catalog.command("list")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def catalog_list(fmt: str) -> None:
-    """The bundled catalogs."""
-    from vcfg.catalog import store
+@click.option("--plugins", "only_plugins", is_flag=True, help="list the plugin overlays only")
+def catalog_list(fmt: str, only_plugins: bool) -> None:
+    """The bundled catalogs, then the plugin overlays (bundled and built) that a
+    launch naming the plugin lays over its release."""
+    from vcfg.catalog import plugins, store
 
-    versions = store.bundled_versions()
+    overlays = [
+        {"name": n, "version": v, "origin": "bundled" if p.parent == plugins.BUNDLED_DIR else "built", "path": str(p)}
+        for n, v, p in plugins.available()
+    ]
     if fmt == "json":
-        echo_json(versions)
-    else:
-        for v in versions:
+        # the releases' list is the contract; the overlays are asked for with --plugins
+        echo_json(overlays if only_plugins else store.bundled_versions())
+        return
+    if not only_plugins:
+        for v in store.bundled_versions():
             click.echo(v)
+        if overlays:
+            click.echo("\nplugin overlays (laid over the release when a launch names the plugin):")
+    for o in overlays:
+        click.echo(f"{'' if only_plugins else '  '}{o['name']} {o['version']} ({o['origin']}: {o['path']})")
 
 
 @catalog.command("show")

@@ -80,6 +80,7 @@ def _child(files: Sequence[str], named: Sequence[bool], target: Any, w: int, lin
                 r.internal_errors,
                 r.path_errors,
                 r.launch_releases,
+                r.path_notes,
             ),
             protocol=pickle.HIGHEST_PROTOCOL,
         )
@@ -155,4 +156,5 @@ def _parts(r: Any) -> tuple[Any, ...]:
         r.internal_errors,
         r.path_errors,
         r.launch_releases,
+        r.path_notes,
     )

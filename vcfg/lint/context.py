@@ -62,6 +62,8 @@ class Run:
     buffers: dict[str, bytes] = field(default_factory=dict)
     #: release -> the target of launches whose image names that release (engine)
     releases: dict[str, Target] = field(default_factory=dict, repr=False)
+    #: what the user should know about the run (a plugin overlay that cannot be read)
+    notes: list[str] = field(default_factory=list)
     #: values derived once per run, keyed by their owner's name
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

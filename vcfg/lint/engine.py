@@ -232,7 +232,7 @@ def lint_paths(
     else:
         result = lint_files(files, given, target, contents, stdin_filename)
     result.path_errors = path_errors + result.path_errors
-    result.path_notes = path_notes
+    result.path_notes = path_notes + result.path_notes
     return result
 
 
@@ -455,7 +455,7 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
     _release_summary(summary, infos, target)
     for d in kept:
         summary.counts[d.severity] += 1
-    out = LintResult(kept, summary, sources, internal_errors=internal)
+    out = LintResult(kept, summary, sources, internal_errors=internal, path_notes=list(run.notes))
     if keyed:
         out.launch_releases = list(zip(places, infos))
     return out
@@ -464,7 +464,7 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
 def merge_results(parts: Sequence[tuple[Any, ...]], target: Target) -> LintResult:
     """One result from the results of slices of a run's files, in file order (each
     ``(diagnostics, files, launches, sources, internal errors, path errors, launch
-    releases)`` of a ``lint_files(keyed=True)``), as `run_rules` over all the files
+    releases, notes)`` of a ``lint_files(keyed=True)``), as `run_rules` over all the files
     would give it: findings deduplicated and sorted, the summary's releases in the
     launches' order (vcfg/lint/batch.py)."""
     kept = _dedupe([d for p in parts for d in p[0]])
@@ -488,6 +488,7 @@ def merge_results(parts: Sequence[tuple[Any, ...]], target: Target) -> LintResul
         sources,
         internal_errors=[e for p in parts for e in p[4]],
         path_errors=[e for p in parts for e in p[5]],
+        path_notes=list(dict.fromkeys(n for p in parts for n in p[7])),
     )
 
 

@@ -35,16 +35,25 @@ def launch_catalog(lc: Any, target: Any) -> Catalog:
         return hit[1]
     from vcfg.catalog import plugins as pl
 
-    chosen = loaded_plugins(target, listed_plugins(lc.inv))
+    problems: list[str] = []
+    chosen = loaded_plugins(target, listed_plugins(lc.inv), problems)
+    run = lc.file.run
+    for p in problems:  # said once per run (vcfg lint prints them as notes)
+        note = f"{p}; left out for the launches that set VLLM_PLUGINS"
+        if run is not None and note not in run.notes:
+            run.notes.append(note)
     cat = pl.overlay(target.catalog, chosen) if chosen else target.catalog
     memo["plugin_catalog"] = (target, cat, [pc for pc, _ in chosen])
     return cat
 
 
-def loaded_plugins(target: Any, listed: Optional[list[str]]) -> list[tuple[Any, Optional[list[str]]]]:
+def loaded_plugins(
+    target: Any, listed: Optional[list[str]], problems: Optional[list[str]] = None
+) -> list[tuple[Any, Optional[list[str]]]]:
     """(overlay, the entries it loads or None for all) of each plugin that loads with
     ``VLLM_PLUGINS`` set to ``listed`` (None: unset) under ``target``'s project config;
-    the language server's completion and hover use it too (vcfg/lsp/plugins.py)."""
+    the language server's completion and hover use it too (vcfg/lsp/plugins.py).  An
+    overlay that cannot be read is left out, and why is added to ``problems``."""
     from vcfg.catalog import plugins as pl
 
     chosen: list[tuple[Any, Optional[list[str]]]] = []
@@ -56,9 +65,11 @@ def loaded_plugins(target: Any, listed: Optional[list[str]]) -> list[tuple[Any, 
     if listed is not None:
         have = {pc.name for pc, _ in chosen}
         try:
-            found = pl.named_by_entries(listed)
-        except Exception:  # noqa: BLE001 - a broken user overlay must not stop the lint
+            found = pl.named_by_entries(listed, problems)
+        except Exception as e:  # noqa: BLE001 - a broken user overlay must not stop the lint
             found = []
+            if problems is not None:
+                problems.append(f"the plugin overlays could not be read ({type(e).__name__}: {e})")
         chosen += [(pc, listed) for pc in found if pc.name not in have]
     return chosen
 
