@@ -98,10 +98,9 @@ def test_fix_changes_no_clean_file(path: Path, tmp_path: Path) -> None:
 
 
 def _vcfg(*argv: str) -> tuple[int, str, str]:
-    import subprocess
-    import sys
+    from cli_run import run_vcfg
 
-    proc = subprocess.run([sys.executable, "-m", "vcfg", "lint", *argv], capture_output=True, text=True)
+    proc = run_vcfg("lint", *argv)
     return proc.returncode, proc.stdout, proc.stderr
 
 

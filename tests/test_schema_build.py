@@ -557,3 +557,31 @@ def test_dotted_keys_are_checked_against_the_class() -> None:
     # a YAML true: the loader writes the dotted option with no value
     assert errors(s, {"kv-transfer-config.kv_port": True}) == ["$.kv-transfer-config.kv_port"]
     assert ok(s, {"kv-transfer-config.kv_connector_extra_config.x": 1})  # deeper: lint's
+
+
+def test_abbreviation_patterns_match_argparse_prefix_rule():
+    """Each option's pattern starts at its shortest prefix no other option shares (the
+    neighbours in sorted order, vcfg/schema/serve.py), as counting every option that
+    starts with each prefix finds (argparse's allow_abbrev rule), on random name sets."""
+    import random
+    import re
+
+    from vcfg.schema.serve import abbreviation_patterns
+
+    def shortest_unique(name, names):
+        for n in range(1, len(name)):
+            if sum(1 for o in names if o.startswith(name[:n])) == 1:
+                return n
+        return None
+
+    rng = random.Random(7)
+    for _ in range(400):
+        names = sorted({"--" + "".join(rng.choice("ab-c") for _ in range(rng.randint(1, 6))) for _ in range(12)})
+        got = abbreviation_patterns(names)
+        want = [n for n in names if shortest_unique(n, names) is not None]
+        assert len(got) == len(want), names
+        for name in want:
+            n = shortest_unique(name, names)
+            hits = [p for p in got if re.fullmatch(p, name[:n])]
+            assert len(hits) == 1 and not re.fullmatch(hits[0], name[: n - 1]), (name, names)
+            assert not re.fullmatch(hits[0], name)  # the whole name is the option itself

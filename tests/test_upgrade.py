@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from cli_run import run_vcfg
 from golden import check_golden
 
 from vcfg.upgrade.migrate import MIGRATION_CODES, upgrade
@@ -79,12 +79,7 @@ def test_round_trip_migrates_what_the_packs_know_and_names_the_rest() -> None:
 def test_the_users_script_from_0_13_to_0_33_golden() -> None:
     path = "examples/pd-decode-p2p.sh"
     before = (ROOT / path).read_bytes()
-    proc = subprocess.run(
-        [sys.executable, "-m", "vcfg", "upgrade", "--from", "0.13.0", "--to", "0.33.0", path],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    proc = _vcfg("--from", "0.13.0", "--to", "0.33.0", path)
     assert proc.returncode == 1, proc.stderr  # something could not be migrated
     check_golden("upgrade/pd-decode-p2p-0.13.0-0.33.0.txt", proc.stdout)
     assert "P2pNcclConnector was removed in vllm 0.24.0" in proc.stdout
@@ -169,8 +164,8 @@ def test_renamed_connector_and_removed_key_keep_the_quoting(tmp_path: Path) -> N
 # --------------------------------------------------------------------------- the command
 
 
-def _vcfg(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "vcfg", "upgrade", *argv], capture_output=True, text=True, cwd=cwd)
+def _vcfg(*argv: str, cwd: Path = ROOT) -> Any:
+    return run_vcfg("upgrade", *argv, cwd=cwd)
 
 
 def test_upgrade_writes_only_with_write(tmp_path: Path) -> None:

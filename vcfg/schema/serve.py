@@ -209,14 +209,26 @@ def abbreviation_patterns(names: list[str]) -> dict[str, dict[str, Any]]:
 
     out: dict[str, dict[str, Any]] = {}
     ordered = sorted(set(names))
-    for name in ordered:
-        for n in range(1, len(name)):
-            head = name[:n]
-            if sum(1 for o in ordered if o.startswith(head)) == 1:
+
+    def common(a: str, b: str) -> int:
+        k = 0
+        for x, y in zip(a, b):
+            if x != y:
                 break
-        else:
-            continue
-        rest = name[n:-1]
+            k += 1
+        return k
+
+    for i, name in enumerate(ordered):
+        # in sorted order the names that start with a prefix of ``name`` are its
+        # neighbours: the shortest prefix no neighbour shares is the unique one
+        shared = max(
+            common(name, ordered[i - 1]) if i > 0 else 0,
+            common(name, ordered[i + 1]) if i + 1 < len(ordered) else 0,
+        )
+        n = max(1, shared + 1)
+        if n >= len(name):
+            continue  # every proper prefix is shared: no abbreviation
+        head, rest = name[:n], name[n:-1]
         pattern = _pattern_words(head)
         tail = ""
         for ch in reversed(rest):
