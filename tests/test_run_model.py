@@ -150,3 +150,19 @@ def test_a_yaml_read_in_part_then_in_full(tmp_path, monkeypatch):
     )
     short = pod.format(0).encode()
     assert [d.code for d in lint_text(path, short, target).diagnostics] == []
+
+
+def test_a_file_shows_the_path_this_run_was_given(tmp_path, monkeypatch):
+    """A serve config linted by its absolute path and then by a relative one: each
+    run's findings show its own spelling (the parsed YAML is cached across runs)."""
+    seeded = Path(__file__).parent / "corpus" / "seeded" / "serve-config-mistakes-0.33.0.yaml"
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "serve.yaml").write_bytes(seeded.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    config = LintConfig()
+    answers = []
+    for given in (str(tmp_path / "serve.yaml"), "serve.yaml", str(tmp_path / "serve.yaml")):
+        found = lint_paths([given], "0.33.0", config=config).diagnostics
+        assert found and {d.span.file for d in found} == {given}, (given, found)
+        answers.append([(d.code, d.span.line, d.span.col) for d in found])
+    assert answers[0] == answers[1] == answers[2]

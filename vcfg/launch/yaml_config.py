@@ -15,7 +15,6 @@ The Kubernetes and compose readers (`vcfg.launch.readers`) use its positions
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any, Optional
 
@@ -293,7 +292,7 @@ def load_serve_config(text: Any, path: str = "<config>") -> ServeConfig:
     reads it again as the launch's ``--config``: bytes are parsed once."""
     if isinstance(text, (bytes, bytearray)):
         data = bytes(text)
-        key = (data, os.path.abspath(path) if not path.startswith("<") else path)
+        key = (data, path)
         hit = _PARSED.get(key)
         if hit is None:
             hit = _PARSED[key] = _load(data, path)
@@ -303,8 +302,10 @@ def load_serve_config(text: Any, path: str = "<config>") -> ServeConfig:
     return _load(text, path)
 
 
-#: (bytes, absolute path) -> the config read from them; the first reader's spelling
-#: of the path (the one the user gave) labels the positions
+#: (bytes, the path as its positions show it) -> the config read from them: kept across
+#: runs, so the key holds the spelling too (a run labels a file it was given with the
+#: path as given, `vcfg.lint.context.Run.names`; keyed on the absolute path, one run's
+#: spelling was shown in the next's findings)
 _PARSED: dict[tuple[bytes, str], ServeConfig] = {}
 
 

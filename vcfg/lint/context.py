@@ -60,6 +60,9 @@ class Run:
     #: absolute path -> the bytes to read for it instead of the file's (an editor's
     #: open buffers, the fix loop's edited texts, a serve config read as its own --config)
     buffers: dict[str, bytes] = field(default_factory=dict)
+    #: absolute path -> the path as the user gave it, for the run's files: a file the
+    #: run reads again (a --config) shows the same path
+    names: dict[str, str] = field(default_factory=dict)
     #: release -> the target of launches whose image names that release (engine)
     releases: dict[str, Target] = field(default_factory=dict, repr=False)
     #: what the user should know about the run (a plugin overlay that cannot be read)

@@ -188,7 +188,8 @@ def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
     inv = lc.inv
     # a --config file (on disk, in a heredoc or an editor's buffer) is read anew each time
     if plan.written_files or any(w.text is not None and w.text.startswith("--config") for w in inv.args):
-        return parse_invocation(inv, lc.catalog, plan, buffers=lc.file.buffers)
+        run = lc.file.run
+        return parse_invocation(inv, lc.catalog, plan, buffers=lc.file.buffers, names=run.names if run else None)
     key = (id(lc.catalog), inv.kind, inv.subcommand, inv.args, os.path.dirname(os.path.abspath(plan.path)))
     hit = _ARGS.get(key)
     if hit is not None and hit[0] is lc.catalog:
@@ -268,7 +269,11 @@ def lint_files(
             contents = {**(contents or {}), stdin_filename: data}
     plans = read_files(read, target.catalog, named=kept_named)
     # a launch's --config file is read from ``contents`` too
-    run = Run(target, buffers={os.path.abspath(p): b for p, b in (contents or {}).items()})
+    run = Run(
+        target,
+        buffers={os.path.abspath(p): b for p, b in (contents or {}).items()},
+        names={os.path.abspath(shown): shown for shown, _ in read if not shown.startswith("<")},
+    )
     contexts: list[FileContext] = []
     sources: dict[str, str] = {}
     for (shown, data), plan, cut in zip(read, plans, truncated):
@@ -294,7 +299,7 @@ def lint_text(path: str, data: bytes, target: Target, others: Optional[dict[str,
     body = data[:MAX_BYTES]
     text = body.decode("utf-8", "replace")
     plan = read_files([(path, body)], target.catalog, named=[True])[0]
-    run = Run(target, buffers={**(others or {}), os.path.abspath(path): body})
+    run = Run(target, buffers={**(others or {}), os.path.abspath(path): body}, names={os.path.abspath(path): path})
     ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body, run=run)
     ctx.truncated = len(data) > MAX_BYTES
     return run_rules([ctx], run, {path: text})

@@ -294,7 +294,8 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
                 from vcfg.fileio import read_regular
 
                 text = read_regular(full)
-            label = full
+            # a file the run was given shows the path as given (`Parser.names`)
+            label = p.names.get(os.path.abspath(full), full) if p.names else full
         except OSError:
             text = None
     if text is None:

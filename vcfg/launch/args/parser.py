@@ -50,6 +50,7 @@ class Parser:
         read_files: bool,
         buffers: Optional[Mapping[str, bytes]] = None,
         extra: Sequence["Flag"] = (),
+        names: Optional[Mapping[str, str]] = None,
     ) -> None:
         self.cat = catalog
         #: options the entry point has besides the catalog's (`vcfg.launch.args.entry`):
@@ -66,6 +67,8 @@ class Parser:
         self.read_files = read_files
         #: absolute path -> bytes read instead of the disk (the lint run's buffers)
         self.buffers: Mapping[str, bytes] = buffers or {}
+        #: absolute path -> the path as the user gave it (the lint run's files)
+        self.names: Mapping[str, str] = names or {}
         self.problems: list[ArgProblem] = []
         self.complete = True
         self.config_path: Optional[str] = None
@@ -674,6 +677,7 @@ def parse_args(
     read_files: bool = True,
     buffers: Optional[Mapping[str, bytes]] = None,
     extra: Sequence["Flag"] = (),
+    names: Optional[Mapping[str, str]] = None,
 ) -> ParsedArgs:
     """Resolve argv words (after ``serve``, or after an api_server module) the
     way the vLLM version of ``catalog`` would.  ``serve``: the words follow
@@ -683,8 +687,9 @@ def parse_args(
     bytes/str or a `Word` from a heredoc).  ``base_dir``: where relative
     ``--config`` paths are looked up (the script's folder).  ``buffers``: absolute
     path -> bytes a ``--config`` file reads instead of the disk (the lint run's open
-    buffers and edited texts, `vcfg.lint.context.Run`)."""
-    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers, extra)
+    buffers and edited texts, `vcfg.lint.context.Run`); ``names``: absolute path ->
+    the path as the user gave it, which labels such a file's positions."""
+    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers, extra, names)
     try:
         return p.run(words)
     except RecursionError:
@@ -703,6 +708,7 @@ def parse_invocation(
     *,
     read_files: bool = True,
     buffers: Optional[Mapping[str, bytes]] = None,
+    names: Optional[Mapping[str, str]] = None,
 ) -> ParsedArgs:
     """`parse_args` for one launch of a plan: ``--config`` files are taken from
     the script's heredocs first, then looked up next to the script."""
@@ -729,6 +735,7 @@ def parse_invocation(
         files=files,
         read_files=read_files,
         buffers=buffers,
+        names=names,
         extra=extra,
     )
 
