@@ -629,3 +629,26 @@ def test_form_feed_does_not_end_the_line_shown(tmp_path: Path) -> None:
     (tmp_path / "ff.sh").write_bytes(b"# page\x0cbreak\nvllm serve m \x0c --tensor-parallel-sise 2\n")
     p = vcfg("lint", "ff.sh", cwd=tmp_path)
     assert "--> ff.sh:2:16" in p.out and "2 | vllm serve m" in p.out, p.out
+
+
+# ------------------------------------------------------------------ YAML documents composed as read
+
+
+def test_yaml_documents_are_composed_only_as_far_as_read(monkeypatch) -> None:
+    from vcfg.launch.readers import _yaml
+
+    text = "---\n".join(f"a: {i}\n" for i in range(100)) + "---\nb: [\n"  # an error in the last
+    docs = _yaml.Documents("x.yaml", text)
+    assert docs.single() is None and len(docs._nodes) == 2 and docs.error is None
+    values = [d.value[0][1].value for d in docs.stream()]
+    assert values == [str(i) for i in range(100)] and len(docs._nodes) == 2  # streamed, not kept
+    assert docs.error is not None and docs.error[1] == text.index("b: [") + 5  # met at the end
+    # asked again after the stream: composed again from the start, in order
+    assert [d.value[0][1].value for d in docs.head(50)] == [str(i) for i in range(50)]
+    assert docs.error is None and docs.complete().error is not None and len(docs._nodes) == 100
+    # the character cap: the document after it is not composed, and where is said
+    monkeypatch.setattr(_yaml, "MAX_CHARS", 40)
+    docs = _yaml.Documents("y.yaml", text)
+    kept = list(docs.stream())
+    assert kept[-2].end_mark.index <= 40 < kept[-1].end_mark.index and len(kept) == 5
+    assert docs.stopped == kept[-1].end_mark.index == _yaml.STOPPED["y.yaml"]

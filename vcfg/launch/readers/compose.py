@@ -21,9 +21,10 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     from vcfg.launch.readers._yaml import documents, mapping
 
     docs = documents(path, text)
-    if docs.error is not None or len(docs.nodes) != 1:
+    doc = docs.single()
+    if doc is None:
         return None
-    services = mapping(mapping(docs.nodes[0]).get("services"))
+    services = mapping(mapping(doc).get("services"))
     named = [k for k, v in services.items() if _SERVICE_KEYS & mapping(v).keys()]
     if not named:
         return None
@@ -41,8 +42,8 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     docs = documents(path, text)
     invocations: list[Any] = []
     unknowns: list[Any] = []
-    if docs.nodes:
-        services = keyed(docs.nodes[0]).get("services", (None, None))[1]
+    for doc in docs.head(1):
+        services = keyed(doc).get("services", (None, None))[1]
         for _, (_, service) in keyed(services).items():
             invocations.extend(container_launches(loc, service, path, unknowns, compose=True))
             if len(invocations) > MAX_LAUNCHES:

@@ -20,9 +20,10 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     from vcfg.launch.readers._yaml import documents, mapping
 
     docs = documents(path, text)
-    if docs.error is not None or len(docs.nodes) != 1:
+    doc = docs.single()
+    if doc is None:
         return None
-    top = mapping(docs.nodes[0])
+    top = mapping(doc)
     if "jobs" in top and ("on" in top or "true" in top or "True" in top):
         return Evidence("github_actions", 0.9, ("a GitHub Actions workflow (on:, jobs:)",), docs)
     if "steps" in mapping(top.get("runs")):
@@ -50,9 +51,10 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     loc = _TextLoc(text, path)
     docs = documents(path, text)
     out: list[Any] = []
-    if not docs.nodes:
+    first = docs.head(1)
+    if not first:
         return LaunchPlan(path, source_kind="github-actions")
-    top = keyed(docs.nodes[0])
+    top = keyed(first[0])
     wf_env = gha_env(top.get("env", (None, None))[1])
     jobs: list[tuple[list[Any], Any]] = []
     for _, (_, job) in keyed(top.get("jobs", (None, None))[1]).items():

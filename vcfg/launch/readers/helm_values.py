@@ -48,9 +48,10 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     from vcfg.launch.readers._yaml import documents, mapping, scalar
 
     docs = documents(path, text)
-    if docs.error is not None or len(docs.nodes) != 1:
+    doc = docs.single()
+    if doc is None:
         return None
-    top = mapping(docs.nodes[0])
+    top = mapping(doc)
     if "modelSpec" in mapping(top.get("servingEngineSpec")):
         return Evidence("helm_values", 0.9, ("vLLM production-stack values (servingEngineSpec.modelSpec)",), "ps")
     image = mapping(top.get("image"))
@@ -70,14 +71,15 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     loc = _TextLoc(text, path)
     docs = documents(path, text)
     unknowns: list[Any] = []
-    if not docs.nodes:
+    first = docs.head(1)
+    if not first:
         return LaunchPlan(path, source_kind="helm-values")
     if evidence.data == "ps":
-        invs = _production_stack(loc, docs.nodes[0], path, unknowns)
+        invs = _production_stack(loc, first[0], path, unknowns)
     elif evidence.data == "vllm":
-        invs = _vllm_chart(loc, docs.nodes[0], path, unknowns)
+        invs = _vllm_chart(loc, first[0], path, unknowns)
     else:
-        invs = _llmd(loc, docs.nodes[0], path, unknowns)
+        invs = _llmd(loc, first[0], path, unknowns)
     return LaunchPlan(path, invocations=tuple(invs), unknowns=tuple(unknowns), source_kind="helm-values")
 
 

@@ -28,9 +28,13 @@ _RAY_GROUPS = {"headGroupSpec", "workerGroupSpecs"}
 
 
 def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
+    from vcfg.launch.model import MAX_LAUNCHES
     from vcfg.launch.readers._yaml import documents, mapping, scalar
 
     docs = documents(path, text)
+    # the first documents tell the format: as many as could hold the launches a file is
+    # checked for (a manifest of 100,000 pods is not composed whole to say "Pod")
+    nodes = docs.head(MAX_LAUNCHES + 1)
     if docs.error is not None:
         if "{{" in text:
             return Evidence(
@@ -41,7 +45,7 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
         return None
     kinds = []
     fragment = False
-    for node in docs.nodes:
+    for node in nodes:
         m = mapping(node)
         if "apiVersion" in m and "kind" in m:
             kinds.append(scalar(m["kind"]) or "?")
@@ -63,6 +67,13 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     text = data.decode("utf-8", "surrogateescape")
     loc = _TextLoc(text, path)
     docs = documents(path, text)
+    invocations: list[Any] = []
+    unknowns: list[Any] = []
+    # composed as read: the documents after the launch cap are not (nor their YAML errors)
+    for doc in docs.stream() if docs.error is None else ():
+        invocations.extend(objects_launches(loc, doc, path, unknowns))
+        if len(invocations) > MAX_LAUNCHES:
+            break  # read.capped notes the rest
     if docs.error is not None:
         msg, at = docs.error
         if evidence.data == "template":
@@ -76,12 +87,6 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
                 path, problems=(ParseProblem("template", note, loc.span(0, 0)),), source_kind="kubernetes"
             )
         return LaunchPlan(path, problems=(ParseProblem("yaml", msg, loc.span(at, at + 1)),), source_kind="kubernetes")
-    invocations: list[Any] = []
-    unknowns: list[Any] = []
-    for doc in docs.nodes:
-        invocations.extend(objects_launches(loc, doc, path, unknowns))
-        if len(invocations) > MAX_LAUNCHES:
-            break  # read.capped notes the rest
     return LaunchPlan(path, invocations=tuple(invocations), unknowns=tuple(unknowns), source_kind="kubernetes")
 
 
@@ -168,9 +173,10 @@ def _rayservice(loc: Any, top: dict[str, Any], path: str, unknowns: list[Any]) -
     w = _scalar_word(loc, node)
     inner = _TextLoc(w.value, path, w)
     docs = documents(path + "#serveConfigV2", w.value)
-    if docs.error is not None or not docs.nodes:
+    first = docs.head(1)
+    if docs.error is not None or not first:
         return []
-    return serve_config_launches(inner, docs.nodes[0], path, env, image)
+    return serve_config_launches(inner, first[0], path, env, image)
 
 
 def _rayjob(loc: Any, top: dict[str, Any], path: str) -> list[Any]:

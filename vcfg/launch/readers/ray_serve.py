@@ -25,9 +25,10 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     from vcfg.launch.readers._yaml import documents, mapping
 
     docs = documents(path, text)
-    if docs.error is not None or len(docs.nodes) != 1:
+    doc = docs.single()
+    if doc is None:
         return None
-    apps = mapping(docs.nodes[0]).get("applications")
+    apps = mapping(doc).get("applications")
     if apps is not None and "llm_configs" in text:
         return Evidence("ray_serve", 0.9, ("a Ray Serve config with llm_configs",), docs)
     return None
@@ -40,7 +41,8 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     text = data.decode("utf-8", "surrogateescape")
     loc = _TextLoc(text, path)
     docs = documents(path, text)
-    invs = serve_config_launches(loc, docs.nodes[0], path, []) if docs.nodes else []
+    first = docs.head(1)
+    invs = serve_config_launches(loc, first[0], path, []) if first else []
     return LaunchPlan(path, invocations=tuple(invs), source_kind="ray-serve")
 
 

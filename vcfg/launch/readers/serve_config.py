@@ -78,21 +78,31 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     early = _not_most_options(path, text, ctx)
     if early is not None:
         return early
+    from vcfg.launch.readers._yaml import documents
     from vcfg.launch.yaml_config import load_serve_config
 
-    cfg = load_serve_config(text.encode("utf-8", "surrogateescape"), path)
-    if cfg.entries is not None:
-        keys = [e.key for e in cfg.entries]
-        broken = ""
-    else:
-        if not any(p.message.startswith("invalid YAML") for p in cfg.problems):
-            return None  # empty, several documents, not a mapping
+    docs = documents(path, text)
+    if len(docs.head(2)) == 2 and docs.error is None:
+        # several documents, which vLLM's yaml.safe_load refuses (as `load_serve_config`
+        # says, after building the positions of a whole 20 MiB manifest)
         keys = _TOP_KEY.findall(text)
         broken = ", though the YAML does not parse"
+    else:
+        cfg = load_serve_config(text.encode("utf-8", "surrogateescape"), path)
+        if cfg.entries is not None:
+            keys = [e.key for e in cfg.entries]
+            broken = ""
+        else:
+            if not any(p.message.startswith("invalid YAML") for p in cfg.problems):
+                return None  # empty, not a mapping
+            keys = _TOP_KEY.findall(text)
+            broken = ", though the YAML does not parse"
     if not keys:
         return None
     cat = _catalog(ctx)
-    options = [k for k in keys if _is_option(cat, k)]
+    # each name asked once: the keys of a manifest of 100,000 documents are mostly the same few
+    known = {k: _is_option(cat, k) for k in dict.fromkeys(keys)}
+    options = [k for k in keys if known[k]]
     telling = [k for k in options if k.replace("_", "-") not in GENERIC_KEYS]
     hint = bool(_NAME_HINT.search(os.path.basename(path)))
     shown = ", ".join(options[:6]) + (" ..." if len(options) > 6 else "")
@@ -122,13 +132,11 @@ def _not_most_options(path: str, text: str, ctx: ReadContext) -> Optional[Eviden
 
     from vcfg.launch.readers._yaml import documents
 
-    docs = documents(path, text)
-    if docs.error is not None or len(docs.nodes) != 1 or not isinstance(docs.nodes[0], yaml.MappingNode):
+    doc = documents(path, text).single()
+    if not isinstance(doc, yaml.MappingNode):
         return None
     keys = [
-        str(kn.value)
-        for kn, _ in docs.nodes[0].value
-        if isinstance(kn, yaml.ScalarNode) and kn.tag != "tag:yaml.org,2002:merge"
+        str(kn.value) for kn, _ in doc.value if isinstance(kn, yaml.ScalarNode) and kn.tag != "tag:yaml.org,2002:merge"
     ]
     if not keys:
         return None

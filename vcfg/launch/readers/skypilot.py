@@ -24,11 +24,13 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     from vcfg.launch.readers._yaml import documents, mapping
 
     docs = documents(path, text)
-    if docs.error is not None or not docs.nodes:
+    first = docs.head(1)
+    if docs.error is not None or not first:
         return None
-    top = mapping(docs.nodes[0])
+    top = mapping(first[0])
     hits = sorted(_TASK_KEYS & top.keys())
-    if isinstance(top.get("run"), yaml.ScalarNode) and hits:
+    # a task file whose later documents do not parse is no task (the rest is read only then)
+    if isinstance(top.get("run"), yaml.ScalarNode) and hits and docs.complete().error is None:
         return Evidence("skypilot", 0.8, (f"a SkyPilot task (run: with {', '.join(hits)})",), docs)
     return None
 
@@ -43,7 +45,7 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     loc = _TextLoc(text, path)
     docs = documents(path, text)
     out: list[Any] = []
-    for doc in docs.nodes[:1]:
+    for doc in docs.head(1):
         top = keyed(doc)
         env = map_env(loc, top.get("envs", (None, None))[1]) + map_env(loc, top.get("secrets", (None, None))[1])
         image = None

@@ -24,9 +24,10 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     from vcfg.launch.readers._yaml import documents, mapping, scalar
 
     docs = documents(path, text)
-    if docs.error is not None or len(docs.nodes) != 1:
+    doc = docs.single()
+    if doc is None:
         return None
-    backend = mapping(mapping(docs.nodes[0]).get("backend"))
+    backend = mapping(mapping(doc).get("backend"))
     roles = [r for r in _ROLES if r in mapping(backend.get("vllm_config"))]
     if roles and scalar(backend.get("type")) in (None, "vllm"):
         return Evidence("srt_slurm", 0.9, (f"an srt-slurm recipe (backend.vllm_config: {', '.join(roles)})",), docs)
@@ -45,7 +46,7 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     text = data.decode("utf-8", "surrogateescape")
     loc = _TextLoc(text, path)
     docs = documents(path, text)
-    top = keyed(docs.nodes[0])
+    top = keyed(docs.head(1)[0])
     backend = keyed(top["backend"][1])
     model = keyed(top.get("model", (None, None))[1])
     image = None
