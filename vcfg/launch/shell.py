@@ -30,8 +30,9 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
+from vcfg.launch.chunks import Program, top_level
 from vcfg.launch.model import (
     SERVE,
     VLLM_OTHER,
@@ -72,12 +73,9 @@ from vcfg.launch.shell_commands import (
 from vcfg.launch.shell_state import _Ctx, _Frame, _Jump, _State
 from vcfg.launch.shell_tree import (
     _FileLoc,
-    _scan_problems,
     _ts_parse,
     _WordLoc,
     parse_tree,
-    stop_problem,
-    stray_keywords,
 )
 from vcfg.launch.shell_words import (
     _ANSI,
@@ -103,6 +101,11 @@ MAX_UNROLL = 64
 MAX_UNROLLED = 2048
 #: launches read from one script; past it the rest are not followed (a VC000 note)
 from vcfg.launch.model import MAX_LAUNCHES  # noqa: E402  (one cap for every reader)
+
+#: statements run in one script (branches, unrolled loop bodies, function calls and
+#: sourced files included): past it reading stops, with a VC000 note.  A statement
+#: costs 20-40 us, so 50,000 are about 2 s; the corpus' busiest script runs 1,359
+MAX_STEPS = 50_000
 
 #: Statement nesting deeper than this is skipped (with a problem).
 MAX_DEPTH = 120
@@ -157,6 +160,8 @@ _EXPANSION_TYPES = frozenset(
 )
 
 _BLANK_AFTER_BACKSLASH = lazy(rb"\\[ \t\x0b\x0c][ \t\x0b\x0c]*\Z")
+#: a byte that is not a blank, a backslash or a newline
+_TAIL_OTHER = lazy(rb"[^ \t\\\x0b\x0c\n]")
 
 
 def _logical_line_end(data: bytes, start: int) -> int:
@@ -240,6 +245,11 @@ class _Interp(Arith):
         self.frames: list[_Frame] = []
         self.depth = 0
         self.too_deep = False
+        #: statements run so far (`MAX_STEPS`)
+        self.steps = 0
+        #: the note of a cap that stopped reading (kept apart: a sourced file's own
+        #: problems are dropped when it ends)
+        self.cap_note: Optional[ParseProblem] = None
         if args is not None:
             sp = self.li.span(0, 0)
             self.st.positional = [_synth(a, sp) for a in args]
@@ -317,15 +327,18 @@ class _Interp(Arith):
         return None
 
     # ------------------------------------------------------------------ driver
-    def run(self, root: Any) -> None:
+    def run(self, pieces: Iterable[Sequence[Any]]) -> None:
+        """Run the script's top-level statements (`vcfg.launch.chunks.top_level`)."""
         try:
-            self._run(root)
+            self._run(pieces)
         except _LaunchCap:
-            return  # MAX_LAUNCHES read: nothing else is
+            return  # MAX_LAUNCHES read, or MAX_STEPS run: nothing else is
 
-    def _run(self, root: Any) -> None:
+    def _run(self, pieces: Iterable[Sequence[Any]]) -> None:
         try:
-            self.exec_seq(root.children, _Ctx())
+            ctx = _Ctx()
+            for children in pieces:
+                self.exec_seq(children, ctx)
         except _Jump:
             return  # `exit` (or `return` at the top level): nothing else runs
         # functions defined but never called: run once with unknown arguments
@@ -347,6 +360,11 @@ class _Interp(Arith):
                     self.sites.pop()
             finally:
                 self.st, self.data, self.loc, self.li = saved
+
+    def exec_pieces(self, pieces: Iterable[Sequence[Any]], ctx: _Ctx) -> None:
+        """`exec_seq` over a script's top-level statements, a piece at a time (`top_level`)."""
+        for children in pieces:
+            self.exec_seq(children, ctx)
 
     def exec_seq(self, children: Sequence[Any], ctx: _Ctx) -> None:
         n = len(children)
@@ -402,6 +420,9 @@ class _Interp(Arith):
             )
 
     def exec_stmt(self, node: Any, ctx: _Ctx) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            self.stop_reading(node)
         if self.depth > MAX_DEPTH:
             if not self.too_deep:
                 self.too_deep = True
@@ -1134,6 +1155,22 @@ class _Interp(Arith):
         )
         return False
 
+    def stop_reading(self, node: Any) -> None:
+        """`MAX_STEPS` statements run: a note where the next would run (in the script
+        itself: the call, ``source`` or ``eval`` that runs it), and nothing else is read."""
+        if self.li is self.main_li and self.loc.__class__ is _FileLoc:
+            sp = self.span(node)
+        else:
+            site = self.sites[0] if self.sites and self.sites[0] >= 0 else 0
+            sp = self.main_li.span(site, site)
+        self.cap_note = ParseProblem(
+            "limit",
+            f"more than {MAX_STEPS:,} commands run in this script (loops, calls and branches included): "
+            "vcfg stops reading it here, and nothing after is checked",
+            sp,
+        )
+        raise _LaunchCap()
+
     def limit_note(self, key: str, message: str, sp: Span) -> None:
         """One VC000 note per limit and script: what vcfg did not follow."""
         if key not in self.noted:
@@ -1510,6 +1547,11 @@ class _Interp(Arith):
                         "a space after '\\' breaks the line continuation: the command ends here",
                         self.span(a),
                     )
+        other = _TAIL_OTHER.search(data, prev_end) if prev_end >= 0 else None
+        if other is not None and data.find(b"\n", prev_end, other.start()) < 0:
+            # not only blanks and backslashes before the line ends (`cmd &`, `cmd; next`):
+            # no need to find the line's end (100,000 commands on one line each scanned it)
+            prev_end = -1
         if prev_end >= 0:
             nl = _logical_line_end(data, prev_end)
             tail = data[prev_end:nl]
@@ -1697,10 +1739,6 @@ class _Interp(Arith):
             return False
         if len(data) > MAX_BYTES:
             return False
-        try:
-            tree = _ts_parse(data)
-        except Exception:  # pragma: no cover - tree-sitter failure
-            return False
         shown = os.path.relpath(full, os.path.dirname(os.path.abspath(self.path))) if self.path else full
         shown = os.path.join(os.path.dirname(self.path), shown) if os.path.dirname(self.path) else shown
         li = LineIndex(data, shown)
@@ -1712,7 +1750,7 @@ class _Interp(Arith):
         self.sites.append(self.sites[0] if self.sites else span.start)
         try:
             self.returnable(
-                lambda: self.exec_seq(tree.root_node.children, ctx), f"`{target}` is read to its end", ctx, span
+                lambda: self.exec_pieces(top_level(data, li), ctx), f"`{target}` is read to its end", ctx, span
             )
         finally:
             self.sites.pop()
@@ -3227,7 +3265,8 @@ def _known_basename(w: Word) -> Optional[str]:
 
 
 class _LaunchCap(Exception):
-    """`MAX_LAUNCHES` launches read: the interpreter stops (caught in `_Interp.run`)."""
+    """`MAX_LAUNCHES` launches read or `MAX_STEPS` statements run: the interpreter stops
+    (caught in `_Interp.run`)."""
 
 
 def _repo_root(folder: str) -> str:
@@ -3389,21 +3428,25 @@ def parse_script(
         )
         data = b"   " + data[3:]
     interp = _Interp(data, path, environ, args, li)
-    root = None
+    read: list[Any] = []  # the top-level statements read, for the shape
+
+    def pieces() -> Iterator[Sequence[Any]]:
+        for children in top_level(data, li, problems):
+            read.extend(children)
+            yield children
+
     try:
-        tree = _ts_parse(data)
-        root = tree.root_node
-        stop_problem(li, problems)
-        _scan_problems(root, li, problems)
-        stray_keywords(root, li, problems)
-        interp.run(root)
+        interp.run(pieces())
     except RecursionError:
         problems.append(ParseProblem("too-deep", "nesting too deep to analyse", li.span(0, 0)))
     except Exception as e:  # never let a bug in vcfg reach the user as a traceback
         problems.append(
             ParseProblem("internal", f"vcfg could not analyse this script: {type(e).__name__}: {e}", li.span(0, 0))
         )
+    root = Program(read)
     problems.extend(interp.problems)
+    if interp.cap_note is not None:
+        problems.append(interp.cap_note)
     shape = None
     if root is not None and len(interp.invocations) >= 2 and any(i.background for i in interp.invocations):
         from vcfg.launch.shape import script_shape

@@ -61,10 +61,12 @@ def _ts_parse(data: bytes) -> Any:
     return tree
 
 
-def stop_problem(li: LineIndex, out: list[ParseProblem]) -> None:
-    """The note for a script whose parse `_ts_parse` stopped (see `READ_BUDGET_PER_BYTE`)."""
-    if last_stop is not None:
-        k = li.data.rfind(b"\n", 0, last_stop) + 1  # from the start of its line
+def stop_problem(li: LineIndex, out: list[ParseProblem], at: Optional[int] = None) -> None:
+    """The note for a script whose parse `_ts_parse` stopped (see `READ_BUDGET_PER_BYTE`),
+    or a piece of one at ``at`` (`vcfg.launch.chunks`)."""
+    at = last_stop if at is None else at
+    if at is not None:
+        k = li.data.rfind(b"\n", 0, at) + 1  # from the start of its line
         out.append(
             ParseProblem(
                 "syntax",
@@ -288,16 +290,22 @@ _STRAY = re.compile(
 )
 
 
-def stray_keywords(root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 20) -> None:
+def stray_keywords(
+    root: Any, li: LineIndex, out: list[ParseProblem], limit: int = 20, start: int = 0, end: Optional[int] = None
+) -> None:
     """A reserved word that starts a command with nothing to end (a stray ``fi``,
     ``done`` or ``}``): bash stops there with a syntax error; the commands before it
     have run.  Each candidate the text shows is checked in the tree: it must be the
-    plain word naming a command, with no assignment or redirection before it."""
+    plain word naming a command, with no assignment or redirection before it.
+    ``start``/``end``: the bytes ``root`` holds (a piece of a big script, `vcfg.launch.chunks`)."""
     found = 0
-    for n, m in enumerate(_STRAY.finditer(li.data)):
+    end = len(li.data) if end is None else end
+    for n, m in enumerate(_STRAY.finditer(li.data, max(0, start - 64), end)):
         if n >= 5000:  # a real script has a few hundred such places; random bytes have many
             return
         a, b = m.span(1)
+        if a < start:
+            continue
         node = root.descendant_for_byte_range(a, b)
         if node is None or node.type != "word" or node.start_byte != a or node.end_byte != b:
             continue
