@@ -66,3 +66,16 @@ def test_a_statement_larger_than_the_cap_is_where_reading_stops(monkeypatch) -> 
     (note,) = [p for p in plan.problems if p.code == "limit"]
     assert (note.span.line, note.span.col) == (2, 1) and "more than 8 KiB starts here" in note.message
     assert not [p for p in plan.problems if p.code in ("syntax", "missing")], plan.problems
+
+
+def test_a_comment_longer_than_the_statement_cap_is_read_past(monkeypatch) -> None:
+    """A piece cut inside a comment: the next starts at the comment's line end."""
+    monkeypatch.setattr(chunks, "CHUNK", 1024)
+    monkeypatch.setattr(chunks, "MAX_STATEMENT", 4096)
+    data = b"vllm serve a &\n# " + b"z" * 20_000 + b"\nvllm serve m --port 1\n"
+    plan = shell.parse_script(data, "c.sh")
+    assert [(i.span.line, [w.text for w in i.args]) for i in plan.invocations] == [
+        (1, ["a"]),
+        (3, ["m", "--port", "1"]),
+    ]
+    assert plan.problems == ()

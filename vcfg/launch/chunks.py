@@ -70,6 +70,20 @@ def top_level(data: bytes, li: LineIndex, problems: Optional[list[ParseProblem]]
             if stop is not None or b >= n:
                 keep, cut = list(kids), n  # the rest of the script: all of it
                 break
+            end = next((k for k in reversed(kids) if k.is_named and k.end_byte > k.start_byte), None)
+            if (
+                end is not None
+                and end.type == "comment"
+                and end.end_byte >= b
+                and tree.root_node.type == "program"
+                and not any(k.has_error for k in kids)
+            ):
+                # cut inside a comment (10 MB of `#` on one line): it runs to its line's end,
+                # where the next piece starts; nothing in it is a statement
+                keep = list(kids)
+                nl = data.find(b"\n", b)
+                cut = n if nl < 0 else nl
+                break
             last = _kept(kids, data)
             # the statements before the first with a syntax error: one cut in two parses
             # as fragments, or the whole piece as an ERROR (a `for` header cut from its
