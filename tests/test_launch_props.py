@@ -61,6 +61,8 @@ QUOTERS = [q_single, q_double, q_ansi, q_backslash]
 @SETTINGS
 @given(st.lists(st.tuples(ARG, st.integers(0, 3), st.booleans()), min_size=1, max_size=8))
 @example([("", 0, False), ("\x0c", 3, True)])  # an escaped form feed after a continuation (was dropped)
+@example([("m", 0, False), ("==", 0, False)])  # a bare == ending the command (was an ERROR node)
+@example([("==", 0, False), ("--x", 0, True)])  # before a continuation (was dropped)
 def test_quoting_round_trip(items):
     argv = [a for a, _, _ in items]
     parts = []

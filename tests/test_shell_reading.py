@@ -60,6 +60,34 @@ def test_the_blank_before_an_expansion_keeps_the_expansions_position():
     assert w.char_span(5).col == src.index("8998") + 1
 
 
+def test_a_bare_comparison_operator_ending_a_command_is_a_word():
+    # bash (a stub printing its argv): <serve><==> / <serve><m><--x><==> / <serve><a><==>,
+    # <serve><b><c> / <serve><m><=~> / <serve><n><--y><==><--z><1>; tree-sitter-bash read
+    # each as the start of a test (an ERROR node, or the next line's words as arguments)
+    src = (
+        "vllm serve ==\n"
+        "vllm serve m --x ==\n"
+        "vllm serve a ==\nvllm serve b c\n"
+        "vllm serve m =~ ; vllm serve n --y == \\\n  --z 1\n"
+        'echo "x ==\n" ; [[ $a == b ]] && vllm serve t\n'
+    )
+    plan = parse_script(src, "run.sh")
+    assert plan.problems == ()
+    found = [[(w.text, w.span.line, w.span.col) for w in inv.args] for inv in plan.invocations]
+    assert found == [
+        [("==", 1, 12)],
+        [("m", 2, 12), ("--x", 2, 14), ("==", 2, 18)],
+        [("a", 3, 12), ("==", 3, 14)],
+        [("b", 4, 12), ("c", 4, 14)],
+        [("m", 5, 12), ("=~", 5, 14)],
+        [("n", 5, 30), ("--y", 5, 32), ("==", 5, 36), ("--z", 6, 3), ("1", 6, 7)],
+        [("t", 8, 33)],
+    ]
+    # an operator bash reads as one is left alone: (( )) across lines, [[ ]]
+    (inv,) = serves("if (( 1 ==\n 1 )); then vllm serve y; fi\n")
+    assert texts(inv) == ["y"]
+
+
 # --------------------------------------------------------------------------- eval and paths
 
 EVAL_OPTIONAL = """\

@@ -57,7 +57,7 @@ def top_level(data: bytes, li: LineIndex, problems: Optional[list[ParseProblem]]
             shell_tree.stray_keywords(root, li, problems)
         yield root.children
         return
-    text = data.translate(shell_tree._ASCII_ONLY)
+    text = shell_tree._parse_text(data)
     n = len(data)
     a, row = 0, 0
     found = [0, 0]  # syntax problems, stray keywords reported so far (their limits are per script)

@@ -23,6 +23,33 @@ _PARSER: Any = None
 #: (30 KB: 11 s); the NUL is still reported (VC000) from the original bytes.
 _ASCII_ONLY = b"x" + bytes(range(1, 128)) + b"x" * 128
 
+#: A bare ``==`` or ``=~`` that ends a command (``vllm serve m --x ==``): bash passes
+#: it as a word, but tree-sitter-bash 0.25 reads it as the start of a test and makes
+#: an ERROR node (or, before a newline, takes the next line's words as its
+#: arguments).  The text tree-sitter sees has ``xx`` there (same length, a plain
+#: word), so the tree is bash's and every word's text and position, read from the
+#: original bytes, are exact.  Not inside ``[[ ]]``/``(( ))`` opened earlier on its
+#: line (bash reads an operator there); elsewhere (quotes, comments, heredocs) the
+#: change cannot move anything.
+_END_OP = re.compile(rb"(?:(?<=[ \t;&|(])|^)(?:==|=~)(?=[ \t]*(?:\\?\r?\n|[;&|)]|\Z)|[ \t]+#)", re.M)
+
+
+def _parse_text(data: bytes) -> bytes:
+    """The bytes tree-sitter reads for ``data``: `_ASCII_ONLY`, then `_END_OP`."""
+    text = data.translate(_ASCII_ONLY)
+    if b"==" not in text and b"=~" not in text:
+        return text
+    out: Optional[bytearray] = None
+    for m in _END_OP.finditer(text):
+        a = m.start()
+        line = text[text.rfind(b"\n", 0, a) + 1 : a]
+        if line.count(b"[[") > line.count(b"]]") or line.count(b"((") > line.count(b"))"):
+            continue
+        if out is None:
+            out = bytearray(text)
+        out[a : a + 2] = b"xx"
+    return text if out is None else bytes(out)
+
 
 #: Bytes tree-sitter may read per byte of a script (plus a floor) before vcfg stops
 #: feeding it.  A valid script is read about 1.5 times over (2.7 at most in the
@@ -41,7 +68,7 @@ last_stop: Optional[int] = None
 
 def _ts_parse(data: bytes) -> Any:
     global last_stop
-    text = data.translate(_ASCII_ONLY)
+    text = _parse_text(data)
     budget = READ_BUDGET_FLOOR + READ_BUDGET_PER_BYTE * len(text)
     offsets: list[int] = []
     fed = 0
