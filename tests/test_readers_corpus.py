@@ -32,8 +32,6 @@ PENDING_FORMATS: set[str] = set()
 
 #: single files of other formats that are known not to pass yet, with the reason
 PENDING: set[str] = {
-    # a dstack service YAML inside a Markdown yaml block
-    "markdown/vllm/dstack.md",
     # `ARGS=(--port 8080)` then appends in a loop over command output: the known head is lost
     "bash/vllm/sagemaker-entrypoint.sh",
 }

@@ -76,6 +76,7 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("helm_values", ("*.yaml", "*.yml"), ()),
     ("github_actions", ("*.yaml", "*.yml"), ()),
     ("skypilot", ("*.yaml", "*.yml"), ()),
+    ("dstack", ("*.yaml", "*.yml"), ()),
     ("srt_slurm", ("*.yaml", "*.yml"), ()),
     ("ray_serve", ("*.yaml", "*.yml"), ()),
     ("serve_config", ("*.yaml", "*.yml"), ()),
