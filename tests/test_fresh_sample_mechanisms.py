@@ -286,3 +286,39 @@ def test_a_callers_variable_the_script_exits_on_when_empty_is_not_empty_after(tm
     bare = tmp_path / "bare.sh"
     bare.write_text('#!/bin/bash\nSTART_RANK=${START_RANK:-}\nvllm serve m --data-parallel-start-rank "$START_RANK"\n')
     assert [c for c, _, _ in _lint(bare)] == ["VC004"]
+
+
+INDENTED_KIND = """\
+# [START gke_aiml_infw_gw_vllm_llama3_8b_instruct]
+apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: vllm-llama3-8b-instruct
+    spec:
+      template:
+        spec:
+          containers:
+            - name: vllm
+              image: "vllm/vllm-openai:latest"
+              command: ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+              args: ["--model", "meta-llama/Llama-3.1-8B-Instruct"]
+"""
+
+
+def test_a_manifest_whose_kind_line_is_indented_reports_its_yaml_error(tmp_path):
+    """GoogleCloudPlatform/kubernetes-engine-samples ai-ml/infw-gw/examples/getting-started/
+    vllm-llama3-8b-instruct.yaml (2b503651): ``kind:`` indented under ``apiVersion:`` does not
+    parse; vcfg was silent (0 launches, no finding) instead of naming the YAML error."""
+    p = tmp_path / "vllm-llama3-8b-instruct.yaml"
+    p.write_text(INDENTED_KIND)
+    assert _lint(p) == [("VC000", 3, 9)]
+
+
+def test_broken_yaml_with_an_indented_kind_but_no_vllm_is_not_claimed(tmp_path):
+    """Without vLLM in it, a broken file of that shape is not vcfg's to report."""
+    p = tmp_path / "hpa.yaml"
+    p.write_text(INDENTED_KIND.replace("vllm", "tgi"))
+    assert _lint(p) == []
+    q = tmp_path / "other.yaml"
+    q.write_text("apiVersion: 2\n    kind: notes\nvllm: [\n")
+    assert _lint(q) == []

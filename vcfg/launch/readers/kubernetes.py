@@ -24,6 +24,9 @@ READER = Reader(
 _API_LINE = re.compile(r"^apiVersion:[ \t]*\S", re.M)
 _VLLM = re.compile("vllm", re.I)
 _KIND_LINE = re.compile(r"^kind:[ \t]*\S", re.M)
+#: a ``kind:`` line indented by mistake (the YAML then does not parse): a Kubernetes kind
+#: is one CamelCase word
+_INDENTED_KIND = re.compile(r"^[ \t]+kind:[ \t]*[A-Z][A-Za-z0-9]*[ \t]*(?:#.*)?$", re.M)
 _CONTAINER_LISTS = ("containers", "initContainers")
 _RAY_GROUPS = {"headGroupSpec", "workerGroupSpecs"}
 
@@ -43,6 +46,12 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
             )
         if _API_LINE.search(text) and _KIND_LINE.search(text):
             return Evidence("kubernetes", 0.8, ("apiVersion and kind lines, though the YAML does not parse",))
+        # its kind line indented (the reason it does not parse): claimed when it names vLLM,
+        # so that a broken launch is reported, not passed over in silence
+        if _API_LINE.search(text) and _INDENTED_KIND.search(text) and _VLLM.search(text):
+            return Evidence(
+                "kubernetes", 0.8, ("an apiVersion line and an indented kind line, though the YAML does not parse",)
+            )
         return None
     kinds = []
     fragment = False
