@@ -1,5 +1,5 @@
 """`python -m vcfg` is `vcfg`."""
 
-from vcfg.cli import main
+from vcfg.cli import program
 
-main()
+program()
