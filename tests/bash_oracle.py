@@ -612,6 +612,13 @@ CALLS: dict[str, list[tuple[tuple[str, ...], dict[str, str]]]] = {
     "real/bash/vllm-gaudi/disagg_vllm_launcher_gaudi_lm.sh": [(("prefiller",), {}), (("decoder",), {})],
     # its own example: COORDINATOR_IP=10.0.0.1 START_RANK=8 ./launch_server.sh
     "real/bash/vllm/wide_ep_launch_server.sh": [((), {"COORDINATOR_IP": "10.0.0.1", "START_RANK": "8"})],
+    # its comment: run with CONTIGUOUS_PA=True and/or ASYNC_SCHEDULING=1
+    "shell/undecided-appends.sh": [
+        ((), {}),
+        ((), {"CONTIGUOUS_PA": "True"}),
+        ((), {"ASYNC_SCHEDULING": "1"}),
+        ((), {"CONTIGUOUS_PA": "True", "ASYNC_SCHEDULING": "1"}),
+    ],
     # its usage: docker_image head_node_address --head|--worker path_to_hf_home
     "real/negative/docker-run/vllm-run_cluster.sh": [
         (("vllm/vllm-openai:v0.10.2", "10.0.0.1", "--head", "/data/hf"), {}),

@@ -153,6 +153,40 @@ vllm serve m $EXTRA
     assert [texts(i) for i in serves(src, args=["eager"])] == [["m", "--enforce-eager"]]
 
 
+def test_two_undecided_ifs_appending_to_a_variable_the_caller_may_set_hold_four_paths():
+    # bash, run as its comment says (a stub printing its argv): <serve><Qwen/Qwen3-8B><--port><8000>
+    # then <--no-enable-prefix-caching> with CONTIGUOUS_PA=True, <--async-scheduling> with
+    # ASYNC_SCHEDULING=1, both with both; appended to the caller's EXTRA_ARGS (none there)
+    from pathlib import Path
+
+    corpus = Path(__file__).parent / "corpus"
+    src = (corpus / "shell" / "undecided-appends.sh").read_text()
+    base = ["Qwen/Qwen3-8B", "--port", "8000", None]  # None: the caller's $EXTRA_ARGS
+    found = {inv.path: texts(inv) for inv in serves(src)}
+    assert found == {
+        "the test at line 6 is true and the test at line 9 is true": base
+        + ["--no-enable-prefix-caching", "--async-scheduling"],
+        "the `if` at line 6 takes no branch and the test at line 9 is true": base + ["--async-scheduling"],
+        "the test at line 6 is true and the `if` at line 9 takes no branch": base + ["--no-enable-prefix-caching"],
+        "the `if` at line 6 takes no branch and the `if` at line 9 takes no branch": base,
+    }
+    # the caller's environment known (as the bash oracle runs it): one launch, decided
+    (inv,) = serves(src, environ={"CONTIGUOUS_PA": "True"})
+    assert texts(inv) == base[:3] + ["--no-enable-prefix-caching"]
+    # vllm-gaudi's template_vllm_server.sh: both appends, each on its own paths
+    real = corpus / "real" / "bash" / "vllm-gaudi" / "template_vllm_server.sh"
+    got = sorted(
+        tuple(t for t in texts(inv) if t in ("--no-enable-prefix-caching", "--async_scheduling"))
+        for inv in serves(real.read_text())
+    )
+    assert got == [
+        (),
+        ("--async_scheduling",),
+        ("--no-enable-prefix-caching",),
+        ("--no-enable-prefix-caching", "--async_scheduling"),
+    ]
+
+
 # --------------------------------------------------------------------------- strings with unknown parts
 
 EVAL_UNKNOWN = """\

@@ -567,6 +567,8 @@ class _Interp(Arith):
             value = self.expand_value(value_node)
         if append:
             old = self.lookup(name)
+            if old is None and self.environ is None:  # appended to the caller's value, if any
+                old = Binding(name, _hole_word(f"${name} is not set by this script", sp), True, sp, False, "caller")
             if old is not None and old.value is not None:
                 acc = _Acc()
                 acc.word(old.value, False)
@@ -3296,9 +3298,11 @@ def _chain_paths(
     if prior is None or any(v[2] == prior[2] for v in kept.values()):
         return pairs
     merged, before, _ = prior
-    if merged.value is None or not merged.value.holes or any(pb is None for pb, _ in before):
+    if merged.value is None or not merged.value.holes:
         return pairs
     mark = merged.value.holes[0]
+    # a path of the earlier decision that left the variable to the caller: its value there
+    caller = _hole_word(f"${name} is not set by this script", mark.span)
     out: list[tuple[Optional[Binding], str]] = []
     for b, label in pairs:
         if b is merged:
@@ -3309,7 +3313,8 @@ def _chain_paths(
             and any(h.reason == mark.reason and h.span == mark.span for h in b.value.holes)
         ):
             for pb, plabel in before:
-                out.append((b._replace(value=_put_value(b.value, mark, pb.value)), f"{plabel} and {label}"))
+                value = pb.value if pb is not None else caller
+                out.append((b._replace(value=_put_value(b.value, mark, value)), f"{plabel} and {label}"))
         else:
             out.append((b, label))
     return out
