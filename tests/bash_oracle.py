@@ -614,7 +614,7 @@ CALLS: dict[str, list[tuple[tuple[str, ...], dict[str, str]]]] = {
     "real/bash/vllm/wide_ep_launch_server.sh": [((), {"COORDINATOR_IP": "10.0.0.1", "START_RANK": "8"})],
     # its comment: run with CONTIGUOUS_PA=True and/or ASYNC_SCHEDULING=1
     "shell/undecided-appends.sh": [
-        ((), {}),
+        ((), {"CONTIGUOUS_PA": "False", "ASYNC_SCHEDULING": "0"}),
         ((), {"CONTIGUOUS_PA": "True"}),
         ((), {"ASYNC_SCHEDULING": "1"}),
         ((), {"CONTIGUOUS_PA": "True", "ASYNC_SCHEDULING": "1"}),
