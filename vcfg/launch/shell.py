@@ -193,6 +193,24 @@ _NAME_AT = lazy(rb"[A-Za-z_][A-Za-z0-9_]*")
 # --------------------------------------------------------------------------- interpreter
 
 
+def _past_options(argv: Sequence[Word], i: int, valued: Callable[[str], bool]) -> Optional[int]:
+    """The index of the first operand at or after ``i`` (past the options and a
+    ``--``; an option for which ``valued`` holds takes the next word), or None when a
+    word before it is not known."""
+    n = len(argv)
+    while i < n:
+        t = argv[i].text
+        if t is None:
+            return None
+        if t == "--":
+            return i + 1
+        if t.startswith("-") and len(t) > 1:
+            i += 2 if valued(t) else 1
+            continue
+        break
+    return i
+
+
 class _Interp(Arith):
     def __init__(
         self,
@@ -2178,18 +2196,10 @@ class _Interp(Arith):
         """``ssh [options] HOST COMMAND...``: the words after the host, joined with
         spaces, are a string the remote shell runs (on another machine: the script's
         environment does not reach it)."""
-        i, n = 1, len(argv)
-        while i < n:
-            t = argv[i].text
-            if t is None:
-                return
-            if t == "--":
-                i += 1
-                break
-            if t.startswith("-") and len(t) > 1:
-                i += 2 if t[-1] in _SSH_VALUED and len(t) == 2 else 1
-                continue
-            break
+        n = len(argv)
+        i = _past_options(argv, 1, lambda t: len(t) == 2 and t[-1] in _SSH_VALUED)
+        if i is None:
+            return
         host = argv[i] if i < n else None
         rest = argv[i + 1 :]
         if host is None or not rest:
@@ -2208,33 +2218,25 @@ class _Interp(Arith):
             return
         before = len(self.invocations)
         self.run_nested(remote, ctx._replace(container=True), span, "ssh")
-        for k in range(before, len(self.invocations)):
-            inv = self.invocations[k]
-            self.invocations[k] = inv._replace(wrappers=("ssh",) + inv.wrappers, inherits_env=False)
+        self._run_elsewhere(before, "ssh")
 
     def ray_job_submit(self, argv: list[Word], ctx: _Ctx, span: Span, redirects: list[str]) -> None:
         """``ray job submit [options] [--] COMMAND...``: the command runs on the Ray
         cluster's head node in the job's environment (not the script's, nor the
         ``RAY_ADDRESS=...`` given to the client)."""
-        i, n = 0, len(argv)
-        while i < n:
-            t = argv[i].text
-            if t is None:
-                return
-            if t == "--":
-                i += 1
-                break
-            if t.startswith("-") and len(t) > 1:
-                i += 2 if t in RAY_JOB_SUBMIT_VALUED else 1
-                continue
-            break
-        if i >= n:
+        i = _past_options(argv, 0, lambda t: t in RAY_JOB_SUBMIT_VALUED)
+        if i is None or i >= len(argv):
             return
         before = len(self.invocations)
         self.classify(list(argv[i:]), [], ctx._replace(container=True), span, redirects)
+        self._run_elsewhere(before, "ray job submit")
+
+    def _run_elsewhere(self, before: int, wrapper: str) -> None:
+        """The launches recorded since ``before`` run on another machine through
+        ``wrapper``: they do not inherit the script's environment."""
         for k in range(before, len(self.invocations)):
             inv = self.invocations[k]
-            self.invocations[k] = inv._replace(wrappers=("ray job submit",) + inv.wrappers, inherits_env=False)
+            self.invocations[k] = inv._replace(wrappers=(wrapper,) + inv.wrappers, inherits_env=False)
 
     def vllm_cli(self, rest: Sequence[Word], prog: str) -> tuple[Optional[str], str, list[Word], tuple[str, ...]]:
         if not rest:
