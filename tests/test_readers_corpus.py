@@ -31,10 +31,7 @@ KINDS = {"serve": {SERVE}, "dynamo-worker": {DYNAMO}, "router": {PROXY}, "proxy"
 PENDING_FORMATS: set[str] = set()
 
 #: single files of other formats that are known not to pass yet, with the reason
-PENDING: set[str] = {
-    # `ARGS=(--port 8080)` then appends in a loop over command output: the known head is lost
-    "bash/vllm/sagemaker-entrypoint.sh",
-}
+PENDING: set[str] = set()
 
 
 def _catalog():  # type: ignore[no-untyped-def]

@@ -81,10 +81,13 @@ from vcfg.launch.shell_words import (
     _ANSI,
     HOLE_MARK,
     _Acc,
+    _array_join,
     _assume,
     _brace_expand,
     _cut,
+    _first_open,
     _hole_word,
+    _is_words_hole,
     _simple_output,
     _split_fields,
     _synth,
@@ -328,7 +331,7 @@ class _Interp(Arith):
         if name in self.st.arrays:
             arr = self.st.arrays[name]
             sp = self.li.span(0, 0)
-            if arr is None:
+            if arr is None or (arr and arr[0].may_split):
                 return Binding(name, _hole_word(f"array {name} is not known", sp), False, sp)
             return Binding(name, arr[0] if arr else Word("", sp), False, sp)
         if self.environ is not None and name in self.environ:
@@ -594,7 +597,7 @@ class _Interp(Arith):
                 value = acc.finish(value.span, value.raw)[0]
         if name in self.st.arrays:
             arr = self.st.arrays[name]
-            self.st.arrays[name] = None if arr is None else (value,) + arr[1:]
+            self.st.arrays[name] = None if arr is None or (arr and arr[0].may_split) else (value,) + arr[1:]
         self.set_var(name, value, sp, ctx, export=export, kind=kind)
 
     def s_declaration_command(self, node: Any, ctx: _Ctx) -> None:
@@ -1024,7 +1027,7 @@ class _Interp(Arith):
         for name in anames:
             arrs = [s.arrays.get(name, ()) for s in states]
             if any(a is not arrs[0] for a in arrs):
-                out.arrays[name] = None
+                out.arrays[name] = _array_join(arrs, reason, span)
         out.allexport = any(s.allexport for s in states)
         if any(s.positional is not states[0].positional for s in states):
             pos = [s.positional for s in states]
@@ -1114,11 +1117,60 @@ class _Interp(Arith):
             stack.extend(n.children)
         return out
 
-    def widen(self, names: Iterable[str], span: Span, reason: str) -> None:
+    def array_appends(self, node: Any) -> set[str]:
+        """The arrays ``node`` changes only by appending elements (``A+=(...)``): the
+        elements such an array holds before a loop stay its head on every run."""
+        app: set[str] = set()
+        other: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            t = n.type
+            if t == "variable_assignment":
+                nm = n.child_by_field_name("name")
+                if nm is not None and nm.type == "subscript":
+                    b = nm.child_by_field_name("name")
+                    if b is not None:
+                        other.add(self.text(b))
+                elif nm is not None:
+                    val = n.child_by_field_name("value")
+                    plus = any(c.type == "+=" for c in n.children if not c.is_named)
+                    (app if plus and val is not None and val.type == "array" else other).add(self.text(nm))
+            elif t in ("declaration_command", "unset_command"):
+                other.update(self.text(c) for c in n.children if c.type in ("variable_name", "word"))
+            elif t == "command":
+                nm = n.child_by_field_name("name")
+                if nm is not None and self.text(nm) in ("read", "mapfile", "readarray"):
+                    other.update(self.text(c) for c in n.children if c.type == "word")
+            elif t == "function_definition":
+                continue
+            stack.extend(n.children)
+        return app - other
+
+    def widen(
+        self,
+        names: Iterable[str],
+        span: Span,
+        reason: str,
+        *,
+        keep: Iterable[str] = (),
+        before: Optional[Mapping[str, Optional[tuple[Word, ...]]]] = None,
+    ) -> None:
+        """``names`` changed by a loop read once: unknown.  An array keeps a known head:
+        before the body, the arrays in ``keep`` (`array_appends`) keep their elements
+        followed by unknown words; after it, each keeps what it starts with both
+        ``before`` the loop and after the body (the loop may not run)."""
         for name in names:
             old = self.st.vars.get(name)
             if name in self.st.arrays:
-                self.st.arrays[name] = None
+                arr = self.st.arrays[name]
+                if before is not None:
+                    arr = _array_join((before.get(name, ()), arr), reason, span)
+                elif name in keep and arr:
+                    arr = arr if _is_words_hole(arr[-1]) else arr + (_hole_word(reason, span, True),)
+                else:
+                    arr = None
+                self.st.arrays[name] = arr
                 continue
             exported = self.st.allexport or (old is not None and old.exported)
             self.st.vars[name] = Binding(name, _hole_word(reason, span), exported, span, False, "script")
@@ -1157,9 +1209,11 @@ class _Interp(Arith):
                 raise
             self.end_loop(fr, sp)
             return
-        self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
+        names = self.assigned_names(body) | {name}
+        before = dict(self.st.arrays)
+        self.widen(names, sp, f"changed by the loop at line {sp.line}", keep=self.array_appends(body))
         self.loop_once(body, lctx, sp)
-        self.widen(self.assigned_names(body) | {name}, sp, f"changed by the loop at line {sp.line}")
+        self.widen(names, sp, f"changed by the loop at line {sp.line}", before=before)
 
     def may_unroll(self, n: int, sp: Span) -> bool:
         """Whether ``n`` more loop bodies fit in `MAX_UNROLLED` (counted if so)."""
@@ -1330,9 +1384,10 @@ class _Interp(Arith):
                 raise
             self.end_loop(fr, sp)
             return
-        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+        before = dict(self.st.arrays)
+        self.widen(names, sp, f"changed by the loop at line {sp.line}", keep=self.array_appends(body))
         self.loop_once(body, lctx, sp)
-        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+        self.widen(names, sp, f"changed by the loop at line {sp.line}", before=before)
 
     def s_while_statement(self, node: Any, ctx: _Ctx) -> None:
         body = self.loop_body(node)
@@ -1349,14 +1404,15 @@ class _Interp(Arith):
                 self.exec_stmt(c, ctx)
             return  # the body never runs
         names = self.assigned_names(node)
-        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+        before = dict(self.st.arrays)
+        self.widen(names, sp, f"changed by the loop at line {sp.line}", keep=self.array_appends(node))
         lctx = ctx._replace(in_loop=True)
         for c in node.children:
             if c.is_named and c is not body and c.type in _STMT_TYPES:
                 self.exec_stmt(c, lctx)
         if body is not None:
             self.loop_once(body, lctx, sp)
-        self.widen(names, sp, f"changed by the loop at line {sp.line}")
+        self.widen(names, sp, f"changed by the loop at line {sp.line}", before=before)
 
     # -- redirected statements
     def s_redirected_statement(self, node: Any, ctx: _Ctx, extra_pipeline: bool = False) -> None:
@@ -2976,6 +3032,9 @@ class _Interp(Arith):
                     acc.text(" ", [Run(acc.n, 1, sp, False)])
                 else:
                     acc.brk()
+            if quoted and _is_words_hole(w):
+                acc.hole(w.describe_unknown(), w.span, False)  # joined into the one word
+                continue
             acc.word(w, not quoted, self.st.ifs)
 
     def _expansion(self, acc: _Acc, node: Any, quoted: bool) -> None:
@@ -3022,6 +3081,10 @@ class _Interp(Arith):
                     acc.hole(f"array {nm} is not known", sp, True)
                     self.unknown("array", f'"${{{nm}[{it}]}}" of an array vcfg does not know', sp)
                     return
+                if prefix_op is not None and _first_open(arr) is not None:
+                    # the array ends in words vcfg does not know: so are its length, indexes
+                    acc.hole(f"{self.text(node)}: array {nm} is not all known", sp, prefix_op == "!" and not quoted)
+                    return
                 if prefix_op == "#":
                     s = str(len(arr))
                     acc.text(s, [Run(acc.n, len(s), sp, False)])
@@ -3038,7 +3101,8 @@ class _Interp(Arith):
                 return
             iw = self.expand_value(idx) if idx is not None else None
             k = self.arith_text(iw.text) if iw is not None and iw.known else None
-            if k is None or op is not None or prefix_op is not None:
+            op_at = _first_open(arr)
+            if k is None or op is not None or prefix_op is not None or (op_at is not None and not 0 <= k < op_at):
                 acc.hole(f"{self.text(node)}", sp, not quoted)
                 return
             w = arr[k] if 0 <= k < len(arr) else Word("", sp)

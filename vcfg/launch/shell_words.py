@@ -20,6 +20,53 @@ def _synth(text: str, span: Span) -> Word:
     return Word(text, span, text, (Run(0, len(text), span, False),) if text else ())
 
 
+def _array_join(arrs: Iterable[Optional[tuple[Word, ...]]], reason: str, span: Span) -> Optional[tuple[Word, ...]]:
+    """An array's value where paths with the values ``arrs`` meet (the branches of an
+    ``if``, the runs of a loop read once): the elements they all start with, then
+    unknown words (a may-split hole: any number of words, none included) where they
+    differ.  None (unknown) when one is unknown or they share no first element."""
+    it = iter(arrs)
+    first = next(it, None)
+    if first is None:
+        return None
+    n = len(first)
+    same = True
+    for a in it:
+        if a is None:
+            return None
+        if a is first:
+            continue
+        k = 0
+        m = min(len(first), len(a))
+        while k < m and (a[k] is first[k] or a[k] == first[k]):
+            k += 1
+        if k != len(first) or len(a) != len(first):
+            same = False
+        n = min(n, k)
+    if same:
+        return first
+    if n == 0:
+        return None
+    head = first[:n]
+    if _is_words_hole(head[-1]):
+        return head
+    return head + (_hole_word(reason, span, True),)
+
+
+def _is_words_hole(w: Word) -> bool:
+    """Whether array element ``w`` is unknown words (as many as they may be)."""
+    return not w.value and bool(w.holes) and w.may_split
+
+
+def _first_open(arr: tuple[Word, ...]) -> Optional[int]:
+    """The index of an array's first element that may be several words (or none):
+    from there on, elements' indexes and the array's length are unknown."""
+    for i, w in enumerate(arr):
+        if w.may_split:
+            return i
+    return None
+
+
 class _Acc:
     """Builds the words one argument expands to (bash's word splitting)."""
 
