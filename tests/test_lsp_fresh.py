@@ -78,6 +78,13 @@ def edits(text: str) -> list[tuple[str, str]]:
     k = next(k for k, s in enumerate(lines) if "--seed" in s)
     lines[k] = lines[k].replace("--seed", "--seed 7 --port 8100 --seed", 1)
     steps.append(("a second value on another launch", "\n".join(lines)))
+    lines.extend(["serve_extra() {", "  vllm serve m --port 8200 --max-num-seqz 1", "}", "serve_extra", "echo done"])
+    steps.append(("a launch in a function called at the end", "\n".join(lines)))
+    # the same length: nothing after it moves, but the call reads the new body
+    lines[-4] = lines[-4].replace("--max-num-seqz", "--max-num-seqx")
+    steps.append(("the function's body changed in place", "\n".join(lines)))
+    lines[-1] = "echo done."
+    steps.append(("a character typed at the end", "\n".join(lines)))
     lines.insert(1, "pip install vllm==0.10.2")
     steps.append(("a pin naming another release", "\n".join(lines)))
     del lines[1]
@@ -100,14 +107,23 @@ def test_diagnostics_after_each_change_equal_a_fresh_lint(tmp_path):
         c.open(uri, text)
         got = served(c.diagnostics(uri))
         assert got == fresh(path, tmp_path, None) == fresh(path, tmp_path, None, process=True) and got
+        reads = {}
         for what, new in edits(text):
             path.write_text(new)
             got = served(c.diagnostics(uri, version=c.change(uri, new)))
             assert got == fresh(path, tmp_path, None), what
+            reads[what] = c.command("vcfg.stats")["reads"][uri]
             plugin_var = ("VC102", 3, 33) in {d[:3] for d in got}
             assert plugin_var == what.startswith("a plugin named"), what
         codes = {d[0] for d in got}
         assert "VC001" in codes  # the typo'd flag is still there
+        # the script was resumed where it changed, and read no further where it could
+        # be (vcfg/launch/shell_reuse.py): the comment's and the value's reads took the
+        # rest over; the function's changed body made its call run again
+        assert reads["a comment"][0] == "resumed" and reads["a comment"][3] is not None, reads
+        assert reads["a second value on another launch"][3] is not None, reads
+        assert reads["the function's body changed in place"][3] is None, reads
+        assert reads["a character typed at the end"][1] > 30, reads
 
         # the release switched for the workspace, then back to the default
         for version in ("0.23.0", "0.13.0"):

@@ -32,7 +32,7 @@ import os
 import re
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
-from vcfg.launch.chunks import Program, top_level
+from vcfg.launch.chunks import CHUNK, Program, top_level
 from vcfg.launch.model import (
     SERVE,
     VLLM_OTHER,
@@ -362,7 +362,10 @@ class _Interp(Arith):
                 self.exec_seq(children, ctx)
         except _Jump:
             return  # `exit` (or `return` at the top level): nothing else runs
-        # functions defined but never called: run once with unknown arguments
+        self.run_uncalled()
+
+    def run_uncalled(self) -> None:
+        """Functions defined but never called: run once with unknown arguments."""
         for name, (node, data, loc, st, li) in list(self.functions.items()):
             if name in self.called or li is not self.main_li:
                 continue  # called, or a library function of a sourced file
@@ -3433,12 +3436,16 @@ def parse_script(
     *,
     environ: Optional[Mapping[str, str]] = None,
     args: Optional[Sequence[str]] = None,
+    reuse: Any = None,
 ) -> LaunchPlan:
     """Read a bash script and return its `LaunchPlan`.  Never raises.
 
     ``environ``: the caller's environment, if known (otherwise a variable the
     script does not set is unknown).  ``args``: the script's own arguments
     ($1 ...), if known (a role-switch launcher run as ``run.sh decode``).
+    ``reuse``: a `vcfg.launch.shell_reuse.ShellMemo` holding the last read of this
+    document, which resumes it where the text changed (the same plan as a read
+    from scratch, faster after a small edit).
     """
     if isinstance(text, str):
         data = text.encode("utf-8", "surrogateescape")
@@ -3507,7 +3514,12 @@ def parse_script(
             yield children
 
     try:
-        interp.run(pieces())
+        if reuse is not None and len(data) <= CHUNK:
+            # the last read of this document, resumed (the language server:
+            # vcfg/launch/shell_reuse.py)
+            read = reuse.run(interp, data, li, problems, (path, environ, args))
+        else:
+            interp.run(pieces())
     except RecursionError:
         problems.append(ParseProblem("too-deep", "nesting too deep to analyse", li.span(0, 0)))
     except Exception as e:  # never let a bug in vcfg reach the user as a traceback

@@ -287,18 +287,22 @@ def lint_files(
     return result
 
 
-def lint_text(path: str, data: bytes, target: Target, others: Optional[dict[str, bytes]] = None) -> LintResult:
+def lint_text(
+    path: str, data: bytes, target: Target, others: Optional[dict[str, bytes]] = None, reuse: Any = None
+) -> LintResult:
     """Lint ``data`` as the contents of ``path`` against a target built once (the
     language server: an editor's unsaved buffer, linted as it is typed).  ``path`` is
     not read, nor need it exist; a serve config's own ``--config`` reads ``data``, and a
     launch's ``--config`` file reads ``others`` (absolute path -> bytes: the editor's
     other buffers) before the disk.  Each call is a run of its own (`Run`): nothing
-    one call is given is seen by the next."""
+    one call is given is seen by the next, except through ``reuse``: the document's
+    last read (`vcfg.launch.shell_reuse.ShellMemo`), resumed where the text changed,
+    which gives the plan a read from scratch gives."""
     from vcfg.launch.read import read_files
 
     body = data[:MAX_BYTES]
     text = body.decode("utf-8", "replace")
-    plan = read_files([(path, body)], target.catalog, named=[True])[0]
+    plan = read_files([(path, body)], target.catalog, named=[True], reuse=reuse)[0]
     run = Run(target, buffers={**(others or {}), os.path.abspath(path): body}, names={os.path.abspath(path): path})
     ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body, run=run)
     ctx.truncated = len(data) > MAX_BYTES

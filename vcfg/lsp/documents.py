@@ -69,6 +69,9 @@ class Document:
     lines: Any = None
     #: (the `LineMap` read, its VLLM_PLUGINS assignments: vcfg/lsp/plugins.py)
     plugins: Any = None
+    #: the last read of the script (`vcfg.launch.shell_reuse.ShellMemo`): the next
+    #: lint resumes it where the text changed
+    reuse: Any = None
 
     @property
     def yaml(self) -> bool:
@@ -96,11 +99,18 @@ def lint(
     last = doc.last
     if last is not None and last.text_hash == h and last.target_key == target_key:
         return last
+    from vcfg.launch.shell_reuse import ShellMemo
     from vcfg.lint.engine import lint_text
 
+    if doc.reuse is None:
+        doc.reuse = ShellMemo()
     t0, c0 = time.perf_counter(), time.process_time()
     result = lint_text(
-        doc.path, to_bytes(text), target, {k: to_bytes(v) for k, v in others.items()} if others else None
+        doc.path,
+        to_bytes(text),
+        target,
+        {k: to_bytes(v) for k, v in others.items()} if others else None,
+        reuse=doc.reuse,
     )
     out = LintOutcome(
         doc.version, h, target_key, result, (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000

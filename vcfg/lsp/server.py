@@ -506,6 +506,9 @@ def stats(ls: VcfgServer, *args: Any) -> dict[str, Any]:
         "documents": len(ls.docs),
         "releases": ls.settings.loaded_releases(),
         "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        # how the last read of each script went (vcfg/launch/shell_reuse.py): "fresh",
+        # or resumed at a top-level statement and taken over at a later one (or not)
+        "reads": {u: list(d.reuse.last) for u, d in ls.docs.items() if d.reuse is not None},
     }
     if ls.timings:
         out["lint_ms"] = [round(x[0], 3) for x in ls.timings]

@@ -65,6 +65,9 @@ class ReadContext:
     referenced: dict[str, str] = field(default_factory=dict)
     #: True when the user named the file (not found by walking a folder)
     named: bool = True
+    #: the last read of this document, to resume (`vcfg.launch.shell_reuse.ShellMemo`:
+    #: the language server); None: read from scratch
+    reuse: Optional[Any] = None
 
 
 #: (module, patterns, shebang interpreters) in tie-break order; each must equal

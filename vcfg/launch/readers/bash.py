@@ -32,4 +32,4 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
     from vcfg.launch.shell import parse_script
 
-    return parse_script(data, path)
+    return parse_script(data, path, reuse=ctx.reuse)
