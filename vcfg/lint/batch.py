@@ -24,7 +24,6 @@ when ``VCFG_JOBS=1``.  A slice whose process fails is linted again in this one.
 from __future__ import annotations
 
 import os
-import pickle
 from typing import Any, Callable, Optional, Sequence
 
 #: fewer files than this are linted in one process: forking and merging cost a few
@@ -67,6 +66,8 @@ def _slices(n_files: int, n: int) -> list[tuple[int, int]]:
 def _child(files: Sequence[str], named: Sequence[bool], target: Any, w: int, lint_files: Callable[..., Any]) -> None:
     """In the forked process: lint, send the result, exit without running the
     parent's clean-up (``os._exit``)."""
+    import pickle  # imported by the parent before the fork
+
     code = 0
     try:
         r = lint_files(files, named, target, keyed=True)
@@ -103,6 +104,7 @@ def lint_split(
     """``lint_files`` (vcfg.lint.engine's) over ``files`` in ``n`` processes, the
     results merged with ``merge`` (`vcfg.lint.engine.merge_results`)."""
     import gc
+    import pickle  # here, not at the top: a lint that is not split never needs it (6M instructions)
 
     from vcfg.lint.registry import rule_modules
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Callable, Iterable, Optional
 
 from vcfg.catalog.model import Catalog
@@ -23,6 +22,8 @@ def name_span(fc: FileContext, span: Any, name: str) -> Span:
 
 
 def did_you_mean(word: str, candidates: Iterable[str], n: int = 1, cutoff: float = 0.75) -> list[str]:
+    import difflib  # only when a name is unknown (a clean launch never needs it)
+
     pool = sorted(set(candidates))
     return difflib.get_close_matches(word, pool, n=n, cutoff=cutoff)
 
