@@ -19,7 +19,8 @@ class VcfgError(Exception):
 
 
 # ------------------------------------------------------------------ the command line's edge
-# Shared by vcfg/cli/commands.py (click) and vcfg/cli/lint.py (which must not import click).
+# Shared by the click commands (vcfg/cli/commands.py and its command modules) and
+# vcfg/cli/lint.py (which must not import click).
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
