@@ -8,13 +8,13 @@ from vcfg.errors import VcfgError
 @pytest.fixture
 def bundled(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "BUNDLED_DIR", tmp_path)
-    store._load_path.cache_clear()
+    store.clear_cache()
     for v in ("0.10.2", "0.11.2", "0.20.2", "0.33.0"):
         store.write_text(
             tmp_path / f"vllm-{v}.json", store.dumps(make_catalog(v, flags=[f"--only-in-{v}"]), compact=True)
         )
     yield tmp_path
-    store._load_path.cache_clear()
+    store.clear_cache()
 
 
 def test_versions_sorted_numerically(bundled):
@@ -79,3 +79,44 @@ def test_user_built_catalog_is_found(bundled):
     store.save_user_catalog(make_catalog("0.21.0", flags=["--user-built"]))
     cat, note = store.load("0.21.0")
     assert note is None and cat.flag("--user-built") is not None
+
+
+def test_a_catalog_rebuilt_in_place_is_read_again(bundled):
+    """A resident process (`vcfg lsp`) sees a user catalog rebuilt under it, by release
+    (the cache folder) and by path (``--vllm-version FILE``), without clearing a cache;
+    an unchanged file is not read again."""
+    import os
+
+    path = store.user_catalog_dir() / "vllm-0.21.0.json"
+    store.write_text(path, store.dumps(make_catalog("0.21.0", flags=["--first-build"]), compact=True))
+    first = store.load("0.21.0")[0]
+    assert first.flag("--first-build") is not None
+    assert store.load("0.21.0")[0] is first  # cached while the file stays as it is
+    assert store.load(str(path))[0] is first
+
+    # another build of the same release: a different size
+    store.write_text(path, store.dumps(make_catalog("0.21.0", flags=["--second-build", "--more"]), compact=True))
+    second = store.load("0.21.0")[0]
+    assert second.flag("--second-build") is not None and second.flag("--first-build") is None
+    assert store.load(str(path))[0] is second
+
+    # the same size, in the same inode, written later: only the times say it changed
+    before = os.stat(path)
+    store.write_text(
+        path, store.dumps(make_catalog("0.21.0", flags=["--third--build", "--more"]), compact=True)
+    )  # as long as --second-build
+    assert os.stat(path).st_size == before.st_size and os.stat(path).st_ino == before.st_ino
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))  # a rebuild a second later
+    third = store.load(str(path))[0]
+    assert third.flag("--third--build") is not None and third.flag("--second-build") is None
+
+
+def test_a_catalog_file_that_went_away_is_a_clear_error(bundled):
+    path = store.user_catalog_dir() / "vllm-0.21.0.json"
+    store.write_text(path, store.dumps(make_catalog("0.21.0"), compact=True))
+    store.load("0.21.0")
+    path.unlink()
+    with pytest.raises(VcfgError, match="no such catalog file"):
+        store.load(str(path))
+    with pytest.raises(VcfgError, match="cannot read catalog"):
+        store._load_path(str(path))

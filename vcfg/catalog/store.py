@@ -159,11 +159,31 @@ def parse(text: str, origin: str, *, trusted: bool = False, facts: Optional[Path
         raise VcfgError(f"{origin} is not a vcfg catalog: at {'.'.join(str(x) for x in e.loc)}: {e.msg}") from e
 
 
-@lru_cache(maxsize=64)
 def _load_path(path: str) -> Catalog:
+    """The catalog in the file ``path``, cached by the file's identity and state: a
+    resident process (the language server) sees a catalog rebuilt in place (`vcfg
+    catalog build` in another terminal) as a fresh process would.  One ``stat`` a call.
+    (A bundled release's shared facts table is package data: the generator, which
+    rewrites it, clears these caches, vcfg/dev/generate.py.)"""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise VcfgError(f"cannot read catalog {path}: {e}") from e
+    return _load_file(path, st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+
+
+@lru_cache(maxsize=64)
+def _load_file(path: str, mtime_ns: int, ctime_ns: int, size: int, ino: int, dev: int) -> Catalog:
+    """`_load_path` for one state of the file (the arguments after ``path`` are the key)."""
     p = Path(path)
     bundled = p.parent == BUNDLED_DIR
     return parse(read_text(p), path, trusted=bundled, facts=BUNDLED_DIR / packed.FACTS_FILE if bundled else None)
+
+
+def clear_cache() -> None:
+    """Forget every catalog read (a generator that rewrote the bundled ones, a test that
+    moved `BUNDLED_DIR`)."""
+    _load_file.cache_clear()
 
 
 def load(version: Optional[str] = None) -> tuple[Catalog, Optional[str]]:
@@ -230,5 +250,4 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
 def save_user_catalog(cat: Catalog) -> Path:
     path = user_catalog_dir() / f"vllm-{cat.vllm_version}.json"
     write_text(path, dumps(cat, compact=True))
-    _load_path.cache_clear()
     return path

@@ -49,7 +49,7 @@ def write_history(check: bool = False) -> list[str]:
     """The name index over every bundled catalog (vcfg/catalog/history.py)."""
     from vcfg.catalog import history
 
-    store._load_path.cache_clear()
+    store.clear_cache()
     text = history.dumps_index(history.build_index(store.load_exact(v) for v in BUNDLED_RELEASES))
     stale = _derived_file("history index", history.INDEX_PATH, text, check)
     history.load_index.cache_clear()
@@ -75,7 +75,7 @@ def write_catalogs(versions: list[str], check: bool = False) -> list[str]:
             f"vllm {unknown[0]} is not a bundled release",
             hint="add it to BUNDLED_RELEASES in vcfg/catalog/releases.py",
         )
-    store._load_path.cache_clear()
+    store.clear_cache()
     cats = {}
     for v in BUNDLED_RELEASES:
         if v not in versions:
@@ -108,7 +108,7 @@ def write_catalogs(versions: list[str], check: bool = False) -> list[str]:
         f"{'stale' if check else 'rewrote'} {len(stale)} files",
         file=sys.stderr,
     )
-    store._load_path.cache_clear()
+    store.clear_cache()
     packed._table.cache_clear()
     return stale if check else []
 
