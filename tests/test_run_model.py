@@ -166,3 +166,27 @@ def test_a_file_shows_the_path_this_run_was_given(tmp_path, monkeypatch):
         assert found and {d.span.file for d in found} == {given}, (given, found)
         answers.append([(d.code, d.span.line, d.span.col) for d in found])
     assert answers[0] == answers[1] == answers[2]
+
+
+def test_a_parse_the_budget_stopped_is_not_the_next_parses():
+    """Where tree-sitter's read budget stopped a script (vcfg/launch/shell_tree.py) is
+    the answer of that parse, not state the next parse (of another script, or of an
+    ``eval`` string inside one) can see or overwrite."""
+    from vcfg.launch import shell_tree
+    from vcfg.launch.shell import parse_script
+
+    stopped = b"vllm serve m\n" + b")" * 30_000  # error recovery that would take minutes
+    clean = b"vllm serve m --port 8000\n"
+
+    def stops(plan):
+        return [(p.span.line, p.span.col) for p in plan.problems if "stops reading" in p.message]
+
+    _, at = shell_tree.parse_stopped(stopped)
+    assert at is not None and at >= len(b"vllm serve m\n")
+    assert shell_tree.parse_stopped(clean)[1] is None
+    assert stops(parse_script(stopped)) == [(2, 1)]
+    assert stops(parse_script(clean)) == []
+    # a script that eval's a clean string: the script's own stop is still reported
+    evals = b'eval "echo hi"\n' + stopped
+    assert stops(parse_script(evals)) == [(3, 1)]
+    assert stops(parse_script(stopped)) == [(2, 1)]

@@ -50,9 +50,10 @@ def top_level(data: bytes, li: LineIndex, problems: Optional[list[ParseProblem]]
     from vcfg.launch import shell_tree
 
     if len(data) <= CHUNK:
-        root = shell_tree._ts_parse(data).root_node
+        tree, stop = shell_tree.parse_stopped(data)
+        root = tree.root_node
         if problems is not None:
-            shell_tree.stop_problem(li, problems)
+            shell_tree.stop_problem(li, problems, stop)
             shell_tree._scan_problems(root, li, problems)
             shell_tree.stray_keywords(root, li, problems)
         yield root.children

@@ -62,12 +62,15 @@ READ_BUDGET_PER_BYTE = 16
 READ_BUDGET_FLOOR = 4 * 1024 * 1024
 _CHUNK = 1024
 
-#: where the last `_ts_parse` stopped reading (an offset), None if it read it all
-last_stop: Optional[int] = None
-
 
 def _ts_parse(data: bytes) -> Any:
-    global last_stop
+    """The tree of ``data`` (`parse_stopped` without where the budget stopped it)."""
+    return parse_stopped(data)[0]
+
+
+def parse_stopped(data: bytes) -> tuple[Any, Optional[int]]:
+    """The tree of ``data``, and the offset where the read budget stopped it (see
+    `READ_BUDGET_PER_BYTE`; None if it was read to the end), for `stop_problem`."""
     text = _parse_text(data)
     budget = READ_BUDGET_FLOOR + READ_BUDGET_PER_BYTE * len(text)
     offsets: list[int] = []
@@ -84,14 +87,12 @@ def _ts_parse(data: bytes) -> Any:
 
     tree = _parser().parse(read)
     # the run being re-read: where the last half of the reads started from
-    last_stop = min(offsets[len(offsets) // 2 :]) if fed > budget and offsets else None
-    return tree
+    return tree, (min(offsets[len(offsets) // 2 :]) if fed > budget and offsets else None)
 
 
-def stop_problem(li: LineIndex, out: list[ParseProblem], at: Optional[int] = None) -> None:
-    """The note for a script whose parse `_ts_parse` stopped (see `READ_BUDGET_PER_BYTE`),
-    or a piece of one at ``at`` (`vcfg.launch.chunks`)."""
-    at = last_stop if at is None else at
+def stop_problem(li: LineIndex, out: list[ParseProblem], at: Optional[int]) -> None:
+    """The note for a script (or a piece of one, `vcfg.launch.chunks`) whose parse the
+    read budget stopped at ``at`` (`parse_stopped`); nothing when ``at`` is None."""
     if at is not None:
         k = li.data.rfind(b"\n", 0, at) + 1  # from the start of its line
         out.append(
