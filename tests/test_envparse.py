@@ -7,7 +7,6 @@ and checks that check_env_value flags exactly the values on which vLLM raises.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from vcfg.catalog.envparse import check_env_value
 from vcfg.catalog.extract.envs import extract_env_vars, extract_env_vars_from_text
 from vcfg.catalog.model import EnvVar, Loc
+from vcfg.launch.args.behaviour import since, version_tuple
 
 L = Loc(file="vllm/envs.py", line=1)
 
@@ -147,14 +147,12 @@ def _probes_for(v: EnvVar) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _compare(envs: list[EnvVar], envs_py: Path) -> tuple[int, int, list[str]]:
-    """(probes compared, probes skipped, disagreements)."""
+def _compare(envs: list[EnvVar], envs_py: Path, version: str = "") -> tuple[int, int, list[str]]:
+    """(probes compared, probes skipped, disagreements) for ``envs_py`` of ``version``
+    (the synthetic idioms: none, the newest behaviour)."""
     oracle = run_envs_oracle(envs_py, {v.name: _probes_for(v) for v in envs})["probes"]
-    # 0.9.0 and 0.9.0.1 raise their "appears to be a URI" ValueError inside a
-    # `try: ... except Exception: pass` (vllm/envs.py:159-170 @0.9.0), so vLLM then says
-    # only "must be a valid integer"; the verdict (refused) is the same, vcfg's URI hint stays
-    text = envs_py.read_text(encoding="utf-8")
-    uri_swallowed = re.search(r"appears to be a URI[\s\S]{0,400}?except Exception:\s*pass", text) is not None
+    # whether vLLM's own message for a URI port says so (the knowledge pack's behaviour)
+    uri_message = version_tuple(version) >= since("vllm-port-uri-message")
     compared = skipped = 0
     bad: list[str] = []
     for v in envs:
@@ -167,7 +165,7 @@ def _compare(envs: list[EnvVar], envs_py: Path) -> tuple[int, int, list[str]]:
             raised = "error" in result
             if raised != (mine is not None):
                 bad.append(f"{v.name}={value!r}: vllm {result} vcfg {mine!r}")
-            elif v.parse == "port" and raised and not uri_swallowed:
+            elif v.parse == "port" and raised and uri_message:
                 if ("URI" in result["message"]) != ("URI" in (mine or "")):
                     bad.append(f"{v.name}={value!r}: URI message {result} vcfg {mine!r}")
             elif v.parse == "bool_word" and not raised and v.truthy is not None:
@@ -194,7 +192,7 @@ def test_check_env_value_agrees_with_vllm(version: str) -> None:
     src = from_version(version)
     assert src.root is not None
     envs = extract_env_vars(src)
-    compared, skipped, bad = _compare(envs, src.root / "vllm" / "envs.py")
+    compared, skipped, bad = _compare(envs, src.root / "vllm" / "envs.py", version)
     assert bad == []
     # only callables that need vllm/torch/pybase64/urllib3 are skipped
     assert skipped <= 12 * len(PROBES)
