@@ -340,6 +340,8 @@ def _unmap(path: str, work: Path) -> str:
 # --------------------------------------------------------------------------- comparison
 
 _CONTAINER = ("docker", "podman", "ssh", "srun", "kubectl", "sudo")
+#: a redirection token of a ``sh -c`` string read with shlex (``>``, ``2>&1``, ``&>>``)
+_REDIRECT = re.compile(r"\d*(>>?|<|&>>?)(&\d)?")
 _PY = re.compile(r"python(\d+(\.\d+)?)?\Z")
 
 
@@ -356,6 +358,14 @@ def is_vllm_record(r: dict[str, Any]) -> bool:
     if prog in _CONTAINER:
         if not any("vllm" in a for a in argv[1:]):
             return False
+        if prog in ("docker", "podman") and argv[1:2] != ["run"]:
+            # only `run` starts an image's server; `exec` runs its command (a launch only if
+            # that is one: not `pgrep -f "vllm serve"`); `build`, `pull` ... start nothing
+            return argv[1:2] == ["exec"] and any(
+                is_vllm_record({"argv": c})
+                for c in container_commands(argv)
+                if c and c[0].rsplit("/", 1)[-1] not in _CONTAINER
+            )
         if prog in ("docker", "podman") and any(a == "--entrypoint" or a.startswith("--entrypoint=") for a in argv):
             # the entrypoint replaces the image's server: a launch only if what it runs is one
             # (`--entrypoint /bin/bash IMAGE -c "ray start ..."` starts Ray, not vLLM)
@@ -391,7 +401,9 @@ def container_commands(argv: list[str]) -> list[list[str]]:
     read with shlex and split at ``&&``, ``||``, ``;`` and ``|``."""
     import shlex
 
-    out = [argv[s:] for s in range(len(argv))]
+    # a suffix starts at a program word, not at an option's value such as a volume
+    # (`-v /home/vllm:/workspace/vllm`: not the program `vllm`)
+    out = [argv[s:] for s in range(len(argv)) if ":" not in argv[s]]
     # `docker run --entrypoint E IMAGE WORDS`: E runs with the words after the image
     for k, a in enumerate(argv[:-1]):
         if a == "--entrypoint" or a.startswith("--entrypoint="):
@@ -405,11 +417,16 @@ def container_commands(argv: list[str]) -> list[list[str]]:
             except ValueError:
                 continue
             cmd: list[str] = []
+            skip = False
             for t in toks + [";"]:
-                if t in ("&&", "||", ";", "|"):
+                if skip:  # the file of a redirection
+                    skip = False
+                elif t in ("&&", "||", ";", "|", "&"):
                     if cmd:
                         out.append(cmd)
                     cmd = []
+                elif _REDIRECT.fullmatch(t):
+                    skip = not t.endswith(("&1", "&2")) and t[-1] in "<>"
                 else:
                     cmd.append(t)
     return out

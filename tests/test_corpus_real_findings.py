@@ -91,7 +91,8 @@ def test_pins_are_classified_and_counted() -> None:
         assert f["note"].strip(), (path, f)
     # the triage of Dec 2026: 58 findings on 26 files, 7 of them known to be false (6 since
     # the kills inside one call of main were read in order); the fresh sample of session 5
-    # (40 positive files vcfg had never read): 25 findings, 8 of them false.
+    # (40 positive files vcfg had never read): 25 findings, 8 of them false; the second fresh
+    # sample of session 6 (44 positive files): 40 findings at the annotated releases, 9 false.
     # Fixing a false one lowers the count; a true one appears only with its reading.
     false_known = [p for p, f in pins if f["verdict"] == "false-known"]
-    assert len(false_known) <= 9, false_known
+    assert len(false_known) <= 12, false_known
