@@ -132,6 +132,10 @@ def _flags_block(path: str, data: bytes, lines: list[str], a: int, b: int, off: 
         lead = len(body) - len(stripped)
         if stripped.startswith("$ "):
             stripped, lead = stripped[2:], lead + 2
+        if (len(stripped) - len(stripped.rstrip("\\"))) % 2:
+            # a continuation: bash joins the next line here (the joining blank replaces the
+            # newline), so the backslash must not escape that blank
+            stripped = stripped[:-1]
         start = pos + len(body[:lead].encode("utf-8", "surrogateescape"))
         end = start + len(stripped.encode("utf-8", "surrogateescape"))
         if stripped.strip():

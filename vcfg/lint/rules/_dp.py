@@ -12,13 +12,11 @@ else the launch runs every rank.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Optional
 
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import UNKNOWN, option
 from vcfg.records import record
-from vcfg.regex import lazy
 
 
 def _int(x: Any) -> Any:
@@ -144,14 +142,9 @@ def groups(run: Any) -> list[list[tuple[LaunchContext, DpView]]]:
     return cached(run, "dp_groups", build)
 
 
-_FENCE = lazy(rb"^[ \t>]*(```|~~~)", re.M)
-
-
 def _block(lc: LaunchContext) -> int:
     """Which fenced code block of a Markdown file holds the launch (each block of a
     document is an example of its own); 0 for other files."""
-    if lc.file.plan.source_kind != "markdown":
-        return 0
-    data = lc.file.data if isinstance(getattr(lc.file, "data", None), bytes) else lc.file.text.encode()
-    at = lc.inv.span.start
-    return sum(1 for m in _FENCE.finditer(data) if m.start() < at)
+    from vcfg.lint.rules._hosts import fenced_block
+
+    return fenced_block(lc)

@@ -20,19 +20,24 @@ background (``&``), they are not in two branches of one ``if``/``case`` (a scrip
 starts "prefill" or "decode" by its argument), and no ``kill``/``wait`` runs between
 them (written between them, or run between them in the order the script runs its
 function bodies: a ``main`` that restarts a server stops it each time).  One launch unrolled from a loop overlaps with itself only when started in the
-background and the loop body stops nothing.  Launches of different files overlap
-(servers run until stopped).
+background and the loop body stops nothing.  Launches in two fenced blocks of one
+Markdown file never overlap: each block of a document is an example of its own (a
+recipe's H100 block that starts its server in the background and its DGX Spark block are
+other machines, not one session).  Launches of different files overlap (servers run until
+stopped).
 """
 
 from __future__ import annotations
 
 import bisect
 import heapq
+import re
 from typing import Any, Iterable, Iterator, Optional
 
 from vcfg.launch.shape import Shape
 from vcfg.lint.context import LaunchContext, RunContext
 from vcfg.lint.options import UNKNOWN, option
+from vcfg.regex import lazy
 
 WILDCARD = "*"
 LOOPBACK = "loopback"
@@ -237,12 +242,30 @@ def _exclusive(index: _ShapeIndex, a: int, b: int) -> bool:
     return any(node in pa and pa[node] != bid for node, bid in pb.items())
 
 
+_FENCE = lazy(rb"^[ \t>]*(```|~~~)", re.M)
+
+
+def fenced_block(lc: LaunchContext, run: Optional[RunContext] = None) -> int:
+    """Which fenced code block of a Markdown file holds the launch (each block of a
+    document is an example of its own); 0 for other files."""
+    if lc.file.plan.source_kind != "markdown":
+        return 0
+    memo: dict[int, list[int]] = cached(run, "fences", dict) if run is not None else {}
+    fences = memo.get(id(lc.file))
+    if fences is None:
+        data = lc.file.data if isinstance(getattr(lc.file, "data", None), bytes) else lc.file.text.encode()
+        fences = memo[id(lc.file)] = [m.start() for m in _FENCE.finditer(data)]
+    return bisect.bisect_left(fences, lc.inv.span.start)
+
+
 def overlap(a: LaunchContext, b: LaunchContext, run: RunContext) -> bool:
     """Whether launches ``a`` and ``b`` (distinct entries of the run) run at once."""
     if a is b:
         return False
     if a.file is not b.file:
         return True
+    if fenced_block(a, run) != fenced_block(b, run):
+        return False  # two examples of one document
     order = run.memo.get("order")
     if order is None:
         order = run.memo["order"] = {id(x): i for i, x in enumerate(run.launches)}

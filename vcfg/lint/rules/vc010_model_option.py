@@ -26,9 +26,16 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    # a `<path_to_your_model>/M` placeholder's redirections take the model word: VC000
+    # names the placeholder, and the model it swallowed is not reported missing again
+    held = [x.span.start for x in lc.file.plan.problems if x.code == "placeholder"]
     for p in problems(lc, "model-option", "model-missing"):
         if p.code == "model-missing" and lc.file.plan.source_kind == "serve-config":
             continue  # a config file linted alone: the model comes with the command line
+        if p.code == "model-missing" and any(
+            lc.inv.span.start <= at <= max(p.span.start, lc.inv.span.end) for at in held
+        ):
+            continue
         sev = "error" if p.severity == "error" else "warning"
         yield RULE.diag(
             span(lc, p.span),
