@@ -94,3 +94,67 @@ def test_vc108_reads_its_setting_from_the_pack(tmp_path):
         for d in _lint(tmp_path, text.replace("m --kv", "m --enable-cumem-allocator --kv"), "0.33.0")
         if d[0] == "VC108"
     ]
+
+
+def _codes(tmp_path, text, version, files=(), knowledge=None):
+    from vcfg.lint.engine import lint_paths
+
+    for rel, content in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(content)
+    (tmp_path / "run.sh").write_text(text)
+    dirs = [knowledge] if knowledge is not None else []
+    res = lint_paths([str(tmp_path / "run.sh")], version, knowledge_dirs=dirs)
+    return [(d.code, d.span.line, d.span.col) for d in res.diagnostics]
+
+
+def test_vc101_reads_the_names_vllm_reads_outside_its_registry_from_the_pack(tmp_path):
+    """VLLM_BUILD_COMMIT, registered only from 0.26.0 but baked into vLLM's images before,
+    is not reported on 0.20.2 because the pack's setting names it; a user pack whose
+    setting leaves it out (the last pack's setting wins) brings the finding back, and one
+    that adds a name silences that name."""
+    text = "export VLLM_BUILD_COMMIT=abc\nexport VLLM_ENGINE_READY_TIMEOUT=1200\nvllm serve m\n"
+    assert [c for c in _codes(tmp_path, text, "0.20.2") if c[0] == "VC101"] == [("VC101", 2, 8)]
+    bundled = load_packs().setting("env.read-outside-registry", "0.20.2").values
+    assert "VLLM_BUILD_COMMIT" in bundled and "VLLM_SNAPSHOT_TIMEOUT_S" in bundled
+    mine = tmp_path / "packs"
+    mine.mkdir()
+
+    def pack(values: list[str]) -> Path:
+        (mine / "mine.toml").write_text(
+            f'[[setting]]\nname = "env.read-outside-registry"\nvalues = {values!r}\n'
+            'versions = ">=0.8"\nsources = ["https://example.org/our-images"]\n'
+        )
+        return mine
+
+    without = [n for n in bundled if n != "VLLM_BUILD_COMMIT"]
+    assert [c for c in _codes(tmp_path, text, "0.20.2", knowledge=pack(without)) if c[0] == "VC101"] == [
+        ("VC101", 1, 8),
+        ("VC101", 2, 8),
+    ]
+    added = [*bundled, "VLLM_ENGINE_READY_TIMEOUT"]
+    assert [c for c in _codes(tmp_path, text, "0.20.2", knowledge=pack(added)) if c[0] == "VC101"] == []
+
+
+def test_vc264_reads_the_mtp_model_types_and_its_releases_from_the_pack(tmp_path):
+    """A Qwen3 checkpoint has no MTP layers: VC264 on 0.33.0 and 0.13.0, not on 0.16.0 (a
+    plain draft model there); on 0.13.0 a `qwen3_next_mtp` method is read as `mtp`; a pack
+    naming qwen3 an MTP model type silences it."""
+    from vcfg.lint.rules._model import QWEN3_8B
+
+    text = 'vllm serve ./qwen3-8b --speculative-config \'{"method": "mtp", "num_speculative_tokens": 1}\'\n'
+    files = [QWEN3_8B]
+    assert ("VC264", 1, 56) in _codes(tmp_path, text, "0.33.0", files)
+    assert ("VC264", 1, 56) in _codes(tmp_path, text, "0.13.0", files)
+    assert not [c for c in _codes(tmp_path, text, "0.16.0", files) if c[0] == "VC264"]
+    aliased = text.replace('"mtp"', '"qwen3_next_mtp"')
+    assert ("VC264", 1, 56) in _codes(tmp_path, aliased, "0.13.0", files)
+    kb = load_packs()
+    assert "qwen3_next" in kb.setting("mtp.model-types", "0.33.0").values
+    mine = tmp_path / "packs"
+    mine.mkdir()
+    (mine / "mine.toml").write_text(
+        '[[setting]]\nname = "mtp.model-types"\nvalues = ["qwen3"]\nversions = ">=0.13.0"\n'
+        'sources = ["https://example.org/our-mtp-qwen3"]\n'
+    )
+    assert not [c for c in _codes(tmp_path, text, "0.33.0", files, knowledge=mine) if c[0] == "VC264"]

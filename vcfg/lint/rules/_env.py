@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.lint.context import LaunchContext
+from vcfg.lint.context import LaunchContext, Target
 
-#: VLLM_* names vLLM reads with os.environ directly, outside vllm/envs.py's registry
-#: (research: vllm-config-surface.md section 3.4, 0.33.0), and build-provenance names
-#: set by vLLM's own images: never "unknown".
-DIRECT_READS = frozenset({
-    "VLLM_PRECOMPILED_WHEEL_LOCATION", "VLLM_SNAPSHOT_TIMEOUT_S",
-    "VLLM_MORIIO_TRANSFER_TIMEOUT_S", "VLLM_DIST_IDENT", "VLLM_CUSTOM_ALLREDUCE_ALGO",
-    "VLLM_CPU_SIM_MULTI_NUMA", "VLLM_MINIMAX_M3_MSA_CUTLASS_MIN_BATCH",
-    "VLLM_BUILD_COMMIT", "VLLM_BUILD_VERSION",
-})  # fmt: skip
+#: the knowledge-pack setting (settings.toml, with vLLM's sources) naming the VLLM_*
+#: variables vLLM reads with os.environ directly, outside vllm/envs.py's registry, and
+#: the build-provenance names images set: never "unknown"
+DIRECT_READS = "env.read-outside-registry"
+
+
+def direct_reads(target: Target) -> list[str]:
+    """The VLLM_* names read outside the registry, for the target's release."""
+    s = target.knowledge.setting(DIRECT_READS, target.version)
+    return s.values if s is not None else []
 
 
 def is_serve(lc: LaunchContext) -> bool:
@@ -36,7 +37,7 @@ def vllm_reads(lc: LaunchContext, name: str) -> bool:
     another bundled one, or is it a near miss of a name vLLM reads?  A script's own
     ``VLLM_PORT_BASE`` is none of these: the prefix alone says nothing."""
     target = lc.target
-    if lc.catalog.env(name) is not None or name in DIRECT_READS or name in target.config.allowed_env:
+    if lc.catalog.env(name) is not None or name in target.config.allowed_env or name in direct_reads(target):
         return True
     if target.knowledge.plugin_env(name) is not None:
         return True

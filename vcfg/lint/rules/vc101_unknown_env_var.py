@@ -7,7 +7,7 @@ from typing import Iterator
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._env import DIRECT_READS, is_serve, near_miss, script_bindings
+from vcfg.lint.rules._env import direct_reads, is_serve, near_miss, script_bindings
 from vcfg.lint.rules._util import name_absent_since, name_present_after, name_span
 from vcfg.lint.rules.vc232_environ_validation_fails import FLAG_DEST
 
@@ -33,7 +33,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     if not is_serve(lc) or _fails_on_environ(lc):
         return  # VC232 reports every unknown name as an error
     cat, target = lc.catalog, lc.target
-    allowed = set(target.config.allowed_env) | DIRECT_READS
+    allowed = set(target.config.allowed_env) | set(direct_reads(target))
     for b in script_bindings(lc):
         name = b.name
         if not name.startswith("VLLM_") or cat.env(name) is not None or name in allowed:

@@ -6,36 +6,18 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from vcfg.diagnostics import Diagnostic
-from vcfg.lint.constraints import holds
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, value_span_of
 from vcfg.lint.rules._model import QWEN3_8B, Model, local_model
 
 VERSIONS = ">=0.13.0"
-#: 0.15.0-0.20.1 build an MTP-less checkpoint as a plain draft model (0.15 supports
-#: draft models), which vcfg does not judge; 0.13 and 0.14 refuse a draft model
-#: (0.13.0 config/speculative.py:379, NotImplementedError), from 0.20.2 the MTP check
-#: refuses it
-UNJUDGED = ">=0.15.0,<0.20.2"
-#: 0.13/0.14 replace every MTP model type named as a method by ``mtp`` before choosing
-#: the draft (0.13.0 config/speculative.py:244-248); those names are exactly the
-#: methods ending in ``_mtp`` (MTPModelTypes of 0.13.0 and 0.14.1, checked)
-ALIASED = "<0.15.0"
-
-#: model types vLLM's MTP draft set-up knows by name (0.33.0 config/speculative.py:711-1040,
-#: ``hf_config_override``), and the model types behind the named MTP methods (lines
-#: 36-66); a superset only makes the rule quieter.  The rule stays silent for them and
-#: for any config that mentions MTP or next-n layers
-MTP_MODEL_TYPES = frozenset({
-    "bailing_hybrid", "deepseek_v3", "deepseek_v32", "deepseek_v4", "deepseek_v41", "dots3_note",
-    "ernie4_5_moe", "exaone4_5", "exaone_moe", "gemma4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa",
-    "glm_ocr", "hy_v3", "hy_v4", "inkling_mm_model", "inkling_model", "intern_s2_preview",
-    "interns2_mobius", "kimi_k3", "longcat_flash", "mimo", "mimo_v2", "mimo_v2_flash", "minimax_m3",
-    "nemotron_h", "nemotron_h_puzzle", "pangu_ultra_moe", "qwen3_5", "qwen3_5_moe",
-    "qwen3_5_moe_text", "qwen3_next", "qwen4_exp", "qwen4_exp_text", "step3p5", "step3p7", "step5",
-    "step5_vl",
-})  # fmt: skip
+#: the knowledge-pack settings (settings.toml, with vLLM's sources): the model types
+#: vLLM's MTP set-up knows; the releases that build an MTP-less checkpoint as a plain
+#: draft model (not judged); the releases where a ``*_mtp`` method is read as ``mtp``
+MODEL_TYPES = "mtp.model-types"
+UNJUDGED = "mtp.draft-model-unjudged"
+ALIASED = "mtp.method-names-aliased"
 #: words in a model's path or architecture that make vLLM pick another draft method
 #: for the same checkpoint (0.20.2 config/speculative.py:580-600)
 OTHER_DRAFTS = ("eagle", "dflash", "dspark", "medusa", "mlp_speculator", "mtp", "nextn")
@@ -94,10 +76,10 @@ def _mentions_mtp(m: Model) -> bool:
     return walk(m.raw, 0)
 
 
-def _known_type(m: Model) -> bool:
+def _known_type(m: Model, known: list[str]) -> bool:
     for sec in m.sections():
         t = sec.get("model_type")
-        if isinstance(t, str) and (t in MTP_MODEL_TYPES or "mtp" in t):
+        if isinstance(t, str) and (t in known or "mtp" in t):
             return True
     return False
 
@@ -107,18 +89,20 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     ov = pa.get("speculative_config") if pa is not None else None
     if ov is None or not ov.known or not isinstance(ov.value, dict):
         return
-    if holds(UNJUDGED, lc.target.version):
+    kb, version = lc.target.knowledge, lc.target.version
+    if kb.setting(UNJUDGED, version) is not None:
         return
     spec = ov.value
     method = spec.get("method")
-    if isinstance(method, str) and method.endswith("_mtp") and holds(ALIASED, lc.target.version):
+    if isinstance(method, str) and method.endswith("_mtp") and kb.setting(ALIASED, version) is not None:
         method = "mtp"
     if method != "mtp" or spec.get("model") is not None:
         return  # another method, or a separate draft model: its config decides
     if spec.get("num_speculative_tokens") is None:
         return
     m = local_model(lc)
-    if m is None or _known_type(m) or _mentions_mtp(m):
+    types = kb.setting(MODEL_TYPES, version)
+    if m is None or _known_type(m, types.values if types is not None else []) or _mentions_mtp(m):
         return
     model_text = str(pa.model.value).lower() if pa.model is not None else ""
     if any(w in model_text for w in OTHER_DRAFTS):
