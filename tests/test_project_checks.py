@@ -66,3 +66,48 @@ def test_the_size_check_sees_a_long_module(tmp_path):
     (tmp_path / "vcfg" / "big.py").write_text("x = 1\n" * (MAX_LINES + 1))
     (tmp_path / "vcfg" / "small.py").write_text("x = 1\n" * MAX_LINES)
     assert _long_modules(tmp_path) == {"vcfg/big.py": MAX_LINES + 1}
+
+
+def _layout_names(text: str) -> set[str]:
+    """The paths named in the first column of docs/architecture.md's Layout table."""
+    import re
+
+    section = text.split("\n## Layout", 1)[1].split("\n## ", 1)[0]
+    out: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            first = line.split("|")[1]
+            folder = None
+            for name in re.findall(r"`([^`]+)`", first):
+                if name.endswith("/"):
+                    folder = name
+                    out.add(name)
+                elif folder is not None:  # a module named beside its folder
+                    out.add(folder + name)
+    return out
+
+
+def test_the_layout_table_names_every_folder_and_top_module_and_nothing_else():
+    """docs/architecture.md's Layout has one row per folder (issue #12): every package
+    of vcfg/, every module at vcfg/'s top and every folder of the repository is named,
+    and every path it names exists."""
+    named = _layout_names((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8"))
+    packages = {p.parent.relative_to(ROOT).as_posix() + "/" for p in (ROOT / "vcfg").rglob("__init__.py")}
+    top = {f"vcfg/{p.name}" for p in (ROOT / "vcfg").glob("*.py") if p.name != "__init__.py"}
+    repo = {
+        f"{p.name}/"
+        for p in ROOT.iterdir()
+        if p.is_dir()
+        and not p.name.startswith(".")
+        and not p.name.endswith(".egg-info")
+        and p.name not in ("build", "__pycache__")
+    }
+    assert packages - named == set()
+    assert top - named == set()
+    assert repo - named == set()
+    assert {n for n in named if not (ROOT / n).exists()} == set()
+
+
+def test_the_layout_check_reads_the_table():
+    text = "x\n## Layout\n\n| folder | holds |\n|---|---|\n| `vcfg/` (`a.py`) | x |\n| `docs/`, `b/` | y |\n## Next\n"
+    assert _layout_names(text) == {"vcfg/", "vcfg/a.py", "docs/", "b/"}

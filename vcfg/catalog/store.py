@@ -152,9 +152,11 @@ def parse(text: str, origin: str, *, trusted: bool = False, facts: Optional[Path
             hint="rebuild it with `vcfg catalog build`",
         )
     if trusted:
-        return records.build(Catalog, data)
+        built: Catalog = records.build(Catalog, data)
+        return built
     try:
-        return records.load(Catalog, data)
+        loaded: Catalog = records.load(Catalog, data)
+        return loaded
     except RecordError as e:
         raise VcfgError(f"{origin} is not a vcfg catalog: at {'.'.join(str(x) for x in e.loc)}: {e.msg}") from e
 
