@@ -1,6 +1,34 @@
 import os
+import shutil
+import tempfile
 
 import pytest
+
+#: the bytecode folder this process made for the session's child interpreters (removed
+#: at its end); None where the environment already names one or a parent process did
+_PYCACHE: "str | None" = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Child interpreters (vcfg in a subprocess: hostile input, exit paths, the language
+    server, pre-commit) share one bytecode cache for the session, outside the tree.
+
+    With PYTHONDONTWRITEBYTECODE set (as on the CI machine) and an editable install,
+    every child compiled each of vcfg's modules it imported from source: 0.25 s of CPU
+    for a ``vcfg lint`` that takes 0.06 s from bytecode, about 150 times a run.  Set
+    here, before pytest-xdist starts its workers, so they and their children inherit it;
+    no source file or folder of the tree is written either way."""
+    global _PYCACHE
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    _PYCACHE = tempfile.mkdtemp(prefix="vcfg-tests-pycache-")
+    os.environ["PYTHONPYCACHEPREFIX"] = _PYCACHE
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _PYCACHE is not None:
+        shutil.rmtree(_PYCACHE, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

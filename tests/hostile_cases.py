@@ -11,13 +11,16 @@ other people's work on the shared machine stretches wall time several-fold.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import resource
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Callable, NamedTuple, Optional
@@ -310,22 +313,27 @@ def run_vcfg(
 
 
 def _wait(proc: subprocess.Popen, timeout: float) -> tuple[Optional[int], Optional[resource.struct_rusage]]:
-    """The child's status and its own resource usage (`os.wait4`), polling so that a
-    hang is killed after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    delay = 0.005
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            return status, usage
-        if time.monotonic() > deadline:
-            proc.kill()
-            os.wait4(proc.pid, 0)
-            proc.returncode = -9
-            return None, None
-        time.sleep(delay)
-        delay = min(delay * 2, 0.1)
+    """The child's status and its own resource usage (`os.wait4`); a hang is killed
+    after ``timeout`` seconds by a timer, so the wait blocks and returns the moment the
+    child ends (polling with a growing sleep kept each run waiting up to 0.1 s more)."""
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGKILL)
+
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if killed.is_set():
+        proc.returncode = -9
+        return None, None
+    return status, usage
 
 
 def build(name: str, folder: Path) -> Path:
