@@ -69,6 +69,9 @@ class Run:
     notes: list[str] = field(default_factory=list)
     #: values derived once per run, keyed by their owner's name
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: the launch rules' findings of the last lint of this document, kept where they
+    #: cannot have changed (`vcfg.lint.rule_reuse.RuleMemo`: the language server)
+    rule_memo: Any = field(default=None, repr=False, compare=False)
 
     def buffer(self, path: str) -> Optional[bytes]:
         """The bytes given for ``path`` (any spelling of it), None: read the disk."""

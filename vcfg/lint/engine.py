@@ -295,15 +295,17 @@ def lint_text(
     not read, nor need it exist; a serve config's own ``--config`` reads ``data``, and a
     launch's ``--config`` file reads ``others`` (absolute path -> bytes: the editor's
     other buffers) before the disk.  Each call is a run of its own (`Run`): nothing
-    one call is given is seen by the next, except through ``reuse``: the document's
-    last read (`vcfg.launch.shell_reuse.ShellMemo`), resumed where the text changed,
-    which gives the plan a read from scratch gives."""
+    one call is given is seen by the next, except through ``reuse``
+    (`vcfg.lint.rule_reuse.Reuse`): the document's last read, resumed where the text
+    changed, and the launch rules' findings of launches that did not change, which
+    give what a lint from scratch gives."""
     from vcfg.launch.read import read_files
 
     body = data[:MAX_BYTES]
     text = body.decode("utf-8", "replace")
-    plan = read_files([(path, body)], target.catalog, named=[True], reuse=reuse)[0]
+    plan = read_files([(path, body)], target.catalog, named=[True], reuse=reuse.shell if reuse else None)[0]
     run = Run(target, buffers={**(others or {}), os.path.abspath(path): body}, names={os.path.abspath(path): path})
+    run.rule_memo = reuse.rules if reuse else None
     ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body, run=run)
     ctx.truncated = len(data) > MAX_BYTES
     return run_rules([ctx], run, {path: text})
@@ -405,6 +407,7 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
 
     # launches of one command on several paths (computed once, not per rule), and
     # each launch's release (a rule's range is checked per release, not per launch)
+    check_launch = guarded if run.rule_memo is None else run.rule_memo.checker(launches, guarded, internal)
     groups = path_groups(launches)
     versions = [lc.target.version for lc in launches]
     one_version = versions[0] if versions and all(v == versions[0] for v in versions) else None
@@ -416,12 +419,12 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
                     found.extend(guarded(mod, fc))
         elif rule.scope == "launch":
             if rule.versions is None or (one_version is not None and _in_range(rule.versions, one_version)):
-                per_launch = [guarded(mod, lc) for lc in launches]
+                per_launch = [check_launch(mod, lc) for lc in launches]
             elif one_version is not None:
                 continue
             else:
                 per_launch = [
-                    guarded(mod, lc) if _in_range(rule.versions, v) else [] for lc, v in zip(launches, versions)
+                    check_launch(mod, lc) if _in_range(rule.versions, v) else [] for lc, v in zip(launches, versions)
                 ]
             if groups:
                 found.extend(reconcile_paths(launches, per_launch, groups))

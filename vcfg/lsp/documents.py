@@ -69,8 +69,8 @@ class Document:
     lines: Any = None
     #: (the `LineMap` read, its VLLM_PLUGINS assignments: vcfg/lsp/plugins.py)
     plugins: Any = None
-    #: the last read of the script (`vcfg.launch.shell_reuse.ShellMemo`): the next
-    #: lint resumes it where the text changed
+    #: what the next lint takes from the last (`vcfg.lint.rule_reuse.Reuse`): the
+    #: script's read, resumed where the text changed, and unchanged launches' findings
     reuse: Any = None
 
     @property
@@ -99,11 +99,11 @@ def lint(
     last = doc.last
     if last is not None and last.text_hash == h and last.target_key == target_key:
         return last
-    from vcfg.launch.shell_reuse import ShellMemo
     from vcfg.lint.engine import lint_text
+    from vcfg.lint.rule_reuse import Reuse
 
     if doc.reuse is None:
-        doc.reuse = ShellMemo()
+        doc.reuse = Reuse()
     t0, c0 = time.perf_counter(), time.process_time()
     result = lint_text(
         doc.path,

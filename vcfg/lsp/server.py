@@ -507,8 +507,10 @@ def stats(ls: VcfgServer, *args: Any) -> dict[str, Any]:
         "releases": ls.settings.loaded_releases(),
         "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         # how the last read of each script went (vcfg/launch/shell_reuse.py): "fresh",
-        # or resumed at a top-level statement and taken over at a later one (or not)
-        "reads": {u: list(d.reuse.last) for u, d in ls.docs.items() if d.reuse is not None},
+        # or resumed at a top-level statement and taken over at a later one (or not);
+        # and how many launch rule runs were kept from the lint before and run anew
+        "reads": {u: list(d.reuse.shell.last) for u, d in ls.docs.items() if d.reuse is not None},
+        "rules": {u: [d.reuse.rules.kept, d.reuse.rules.ran] for u, d in ls.docs.items() if d.reuse is not None},
     }
     if ls.timings:
         out["lint_ms"] = [round(x[0], 3) for x in ls.timings]
