@@ -156,6 +156,13 @@ def test_derived_length_follows_rope_and_the_tokenizer(tmp_path):
     model(tmp_path, "long", {**DENSE, "rope_scaling": {"rope_type": "longrope", "factor": 4.0}})
     s = "vllm serve ./long --no-enable-chunked-prefill --max-num-batched-tokens 1024\n"
     assert lint(tmp_path, s) == []  # longrope: another length, not judged
+    # Gemma 3's length is already scaled: vLLM skips the factor for every model type
+    # that contains "gemma3" (gemma3_text too), so 65536 tokens cover its 40960
+    model(
+        tmp_path, "g3", {**DENSE, "model_type": "gemma3_text", "rope_scaling": {"rope_type": "linear", "factor": 2.0}}
+    )
+    s = "vllm serve ./g3 --no-enable-chunked-prefill --max-num-batched-tokens 65536\n"
+    assert lint(tmp_path, s) == []
 
 
 # --------------------------------------------------------------------------- VC264

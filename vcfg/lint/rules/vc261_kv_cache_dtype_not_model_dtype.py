@@ -13,8 +13,9 @@ from vcfg.lint.rules._model import QWEN3_8B, Model, local_model, span_of_value
 
 VERSIONS = ">=0.33.0"
 
-#: the KV cache dtypes vLLM compares with the model's (0.33.0 config/vllm.py:1492-1508)
-FLOAT_KV = ("float16", "bfloat16")
+#: the knowledge-pack setting (settings.toml, with vLLM's source) naming the KV cache
+#: dtypes vLLM compares with the model's
+FLOAT_KV = "kv-cache-dtype.float-dtypes"
 #: ``--dtype`` words and the dtype they name (0.33.0 config/model.py:2384-2394)
 DTYPE_WORDS = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16",
                "float": "float32", "float32": "float32"}  # fmt: skip
@@ -62,7 +63,9 @@ def config_dtype(m: Model) -> Optional[str]:
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     kv = option(lc, "kv_cache_dtype")
-    if not kv.given or kv.value not in FLOAT_KV:
+    s = lc.target.knowledge.setting(FLOAT_KV, lc.target.version)
+    float_kv = s.values if s is not None else []
+    if not kv.given or kv.value not in float_kv:
         return
     d = option(lc, "dtype")
     if not d.known:
@@ -78,7 +81,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if m is None:
             return
         model_dtype = config_dtype(m)
-        if model_dtype not in FLOAT_KV:
+        if model_dtype not in float_kv:
             return  # float32 or unknown: vLLM picks by the GPU
         where = "from its config.json"
         notes = (f"from {m.config_path}",)
@@ -87,7 +90,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             notes += ("on a GPU without bfloat16 (V100, T4) vLLM runs the model in float16 and accepts it",)
     if model_dtype is None or model_dtype == kv.value:
         return
-    allowed = f"`auto` or `{model_dtype}`" if model_dtype in FLOAT_KV else "`auto`"
+    allowed = f"`auto` or `{model_dtype}`" if model_dtype in float_kv else "`auto`"
     yield RULE.diag(
         span_of_value(lc, kv),
         f"`{kv.name} {kv.value}` does not match the model's dtype {model_dtype} ({where})",

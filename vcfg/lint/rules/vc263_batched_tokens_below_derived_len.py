@@ -13,10 +13,11 @@ from vcfg.lint.rules._model import QWEN3_8B, Model, local_model, name_span, posi
 
 VERSIONS = ">=0.11.2"  # as VC201: before, vLLM turned chunked prefill back on
 
-#: RoPE types whose length vLLM takes otherwise (``original_max_position_embeddings``)
-#: and model types it does not scale (0.33.0 config/model.py:2589-2632): vcfg stays silent
-LONGROPE = ("longrope",)
-UNSCALED_MODEL_TYPES = ("gemma3",)
+#: the knowledge-pack settings (settings.toml, with vLLM's sources): RoPE types whose
+#: length vLLM takes otherwise (``original_max_position_embeddings``) and model types it
+#: does not scale; for them vcfg stays silent
+LONGROPE = "derived-max-model-len.other-rope-types"
+UNSCALED_MODEL_TYPES = "derived-max-model-len.unscaled-model-types"
 #: files that change the derived length when present (tokenizer's model_max_length,
 #: a sentence-transformers encoder's max_seq_length: config/model.py:2568-2572, 2622)
 ENCODER_FILE = "sentence_bert_config.json"
@@ -74,7 +75,13 @@ def derived_len(lc: LaunchContext, m: Model) -> Optional[tuple[int, str]]:
     from, when vcfg can tell."""
     f = m.facts
     rope = f.rope_scaling or {}
-    if rope.get("rope_type", rope.get("type")) in LONGROPE or f.model_type in UNSCALED_MODEL_TYPES:
+    kb, version = lc.target.knowledge, lc.target.version
+    other, unscaled = (kb.setting(n, version) for n in (LONGROPE, UNSCALED_MODEL_TYPES))
+    if other is not None and rope.get("rope_type", rope.get("type")) in other.values:
+        return None
+    # vLLM matches these as part of the model type (``"gemma3" not in model_type``:
+    # gemma3_text too)
+    if unscaled is not None and isinstance(f.model_type, str) and any(u in f.model_type for u in unscaled.values):
         return None
     for dest in ("tokenizer", "disable_sliding_window"):
         o = option(lc, dest)
