@@ -145,10 +145,11 @@ def write_plugins(check: bool = False) -> list[str]:
 
 
 def write_rule_pages(check: bool = False) -> list[str]:
-    """docs/rules/: one page per rule and the index (vcfg/dev/rule_pages.py)."""
-    from vcfg.dev import rule_pages
+    """docs/rules/: one page per rule and the index (vcfg/dev/rule_pages.py); the rule
+    modules a lint may leave out (vcfg/lint/rule_index.py, vcfg/dev/rule_index.py)."""
+    from vcfg.dev import rule_index, rule_pages
 
-    return rule_pages.write(check=check)
+    return rule_pages.write(check=check) + rule_index.write(check=check)
 
 
 def main(argv: list[str] | None = None) -> int:

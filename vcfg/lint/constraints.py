@@ -133,16 +133,20 @@ _ABSENT: Any = object()
 def _raw(lc: LaunchContext, op: Operand) -> tuple[Any, str, bool, Optional[Span], Optional[str]]:
     """(value before ``convert``, name, given, span, text) of an operand on one launch:
     the value is UNKNOWN when vcfg cannot know it, _ABSENT when the release has no
-    such option."""
-    if op.key.startswith("env:"):
-        name = op.attr
+    such option; ``given`` only with a known value the user wrote."""
+    return _raw_key(lc, op.key, op.given)
+
+
+def _raw_key(lc: LaunchContext, key: str, must_give: bool) -> tuple[Any, str, bool, Optional[Span], Optional[str]]:
+    if key.startswith("env:"):
+        name = key[4:]
         b = script_binding(lc, name)
         if b is None or b.unset or not b.exported or b.value is None or b.value.text is None:
             return UNKNOWN, name, False, None, None
         return b.value.text, name, True, b.value.span.for_finding(lc.path), b.value.text
-    o = option(lc, op.key, given=op.given)
+    o = option(lc, key, given=must_give)
     if not o.exists:
-        return _ABSENT, op.key, False, None, None
+        return _ABSENT, key, False, None, None
     if o.ov is None:
         return o.value, o.name, False, None, None
     if not o.known:
@@ -150,6 +154,40 @@ def _raw(lc: LaunchContext, op: Operand) -> tuple[Any, str, bool, Optional[Span]
     where = o.ov.name_span
     path = lc.path if not where.file or where.file == lc.inv.span.file else where.file
     return o.value, o.name, True, where.for_finding(path), None
+
+
+def gives_any(lc: LaunchContext, operands: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether an entry with these operands (``(key, given)`` pairs) could report on
+    ``lc`` as far as its operands tell: False when the launch gives none of them with a
+    known value, so that each is its release's static default, the release lacks it, or
+    it is UNKNOWN (the entry is then undecided and reports nothing).  The engine leaves
+    a rule module out, unimported, on such launches (`vcfg.lint.rule_index`) only for a
+    bundled release's own catalog, where tests/test_rule_index.py checks that no indexed
+    entry ever fires on the defaults alone; for any other catalog (a user's build, a
+    plugin overlay) this is True."""
+    if lc.inv.kind != "serve" or lc.args is None:
+        return False  # `evaluate` reports nothing on such a launch
+    cat = lc.catalog
+    if cat is not lc.target.catalog or not _bundled(cat):
+        return True
+    memo = lc.memo.get("constraints._raw")
+    if memo is None:
+        memo = lc.memo["constraints._raw"] = {}
+    for key, must_give in operands:
+        raw = memo.get((key, must_give))
+        if raw is None:
+            raw = memo[(key, must_give)] = _raw_key(lc, key, must_give)
+        if raw[2]:
+            return True
+    return False
+
+
+def _bundled(cat: Any) -> bool:
+    """A release's catalog as vcfg bundles it (written by the generator), not a user's
+    own build (``vcfg catalog build`` writes its own ``generated_by``)."""
+    from vcfg.catalog.releases import BUNDLED_RELEASES, GENERATED_BY
+
+    return bool(cat.generated_by == GENERATED_BY and cat.vllm_version in BUNDLED_RELEASES)
 
 
 # --------------------------------------------------------------------------- checking

@@ -20,8 +20,8 @@ from vcfg.lint.config import LintConfig, load_config
 from vcfg.lint.context import FileContext, LaunchContext, Run, RunContext, Target
 from vcfg.lint.paths import path_groups
 from vcfg.lint.paths import reconcile as reconcile_paths
-from vcfg.lint.registry import rule_modules
 from vcfg.lint.rule import Rule
+from vcfg.lint.rule_select import modules_for
 from vcfg.records import field, record
 
 
@@ -392,7 +392,7 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
 
     found: list[Diagnostic] = []
     internal: list[str] = []
-    modules = rule_modules()
+    modules = modules_for(launches)
     _reading_failures(contexts, launches, found, internal)
 
     def guarded(mod, ctx) -> list[Diagnostic]:  # type: ignore[no-untyped-def]

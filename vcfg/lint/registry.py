@@ -113,7 +113,12 @@ RULE_MODULES: tuple[str, ...] = (
 def rule_modules() -> tuple[ModuleType, ...]:
     """Every listed rule module (a listed module that does not exist is an error, and
     tests/test_lint_framework.py fails for a rule module that is not listed)."""
-    return tuple(importlib.import_module(f"vcfg.lint.rules.{name}") for name in RULE_MODULES)
+    return tuple(module(name) for name in RULE_MODULES)
+
+
+def module(name: str) -> ModuleType:
+    """Rule module ``name`` of `RULE_MODULES` (imported when first asked for)."""
+    return importlib.import_module(f"vcfg.lint.rules.{name}")
 
 
 def all_rules() -> list[Rule]:
