@@ -47,7 +47,10 @@ def test_edits_give_the_findings_of_a_lint_from_scratch(t13):
         got = lint_text(str(FIXTURE), s.encode(), t13, reuse=reuse)
         assert found(got) == found(lint_text(str(FIXTURE), s.encode(), t13)), k
         kept += reuse.rules.kept
-    assert kept > 300  # most rules on the unchanged launches were not run again
+    # most rules on the unchanged launches were not run again (246 kept: the rule index,
+    # vcfg/lint/rule_select.py, leaves out the constraint modules no launch gives an
+    # operand to, which were 226 of the 472 kept before it)
+    assert kept > 200
 
 
 @pytest.mark.parametrize("seed", [0])
