@@ -113,6 +113,25 @@ def test_issue_examples(tmp_path):
     assert found == [("VC307", 4, row.index("16") + 1), ("VC307", 4, row.index("10.0.0.9") + 1)]
 
 
+def test_an_unset_rpc_port_is_the_catalogs_default(tmp_path):
+    """A node that leaves --data-parallel-rpc-port unset uses ParallelConfig's default
+    (29550, read from the catalog): the same as a node that writes 29550, not 29551."""
+
+    def script(port: str) -> str:
+        return (
+            'if [ "$N" = 0 ]; then\n'
+            "  vllm serve m -dp 8 -dpl 4 --data-parallel-address 10.0.0.1\n"
+            "else\n"
+            f"  vllm serve m -dp 8 -dpl 4 --data-parallel-start-rank 4 --data-parallel-address 10.0.0.1 {port} --headless\n"
+            "fi\n"
+        )
+
+    assert [c for c, _, _ in codes(tmp_path, script("--data-parallel-rpc-port 29550"), "0.33.0") if c == "VC307"] == []
+    other = script("--data-parallel-rpc-port 29551")
+    found = [(c, l, k) for c, l, k in codes(tmp_path, other, "0.33.0") if c == "VC307"]
+    assert found == [("VC307", 4, other.splitlines()[3].index("29551") + 1)]
+
+
 def test_unknown_values_are_never_compared(tmp_path):
     # the head's address and the start rank come from the caller: nothing to say
     text = (

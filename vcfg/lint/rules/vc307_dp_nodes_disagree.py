@@ -71,16 +71,20 @@ def _model(lc: LaunchContext) -> Optional[_Setting]:
     return _Setting(m.value, f"the model `{m.value}`", span(lc, m.value_span or m.span))
 
 
-def _opt(dest: str, unset: Any = None) -> Any:
-    """A reader of option ``dest``: its value as given, else ``unset`` (shown as the
-    default) when given, else the catalog default."""
+def _opt(dest: str, unset: Optional[tuple[str, str]] = None) -> Any:
+    """A reader of option ``dest``: its value as given, else the catalog default, else
+    (``unset``: a config class and field) the default of the field vLLM fills it from."""
 
     def read(lc: LaunchContext) -> Optional[_Setting]:
         o = option(lc, dest)
         if not o.known:
             return None
         if o.ov is None:
-            v = unset if unset is not None else o.value
+            v = o.value
+            if v is None and unset is not None:
+                cls = lc.catalog.config(unset[0])
+                f = cls.field(unset[1]) if cls is not None else None
+                v = f.default if f is not None else None
             return _Setting(v, f"{o.name} {v} (unset)", None)
         return _Setting(o.value, f"`{o.name}` {o.value}", span(lc, o.ov.value_span or o.ov.span))
 
@@ -117,8 +121,8 @@ def _release(lc: LaunchContext) -> Optional[_Setting]:
 _SETTINGS = (
     ("the data-parallel size", _opt("data_parallel_size")),
     ("the head's address", _address),
-    # an unset RPC port is the config's 29550 (parallel.py:161, arg_utils.py:2559, 0.33.0)
-    ("the head's RPC port", _opt("data_parallel_rpc_port", 29550)),
+    # an unset RPC port is ParallelConfig's default (29550: parallel.py:161, arg_utils.py:2559, 0.33.0)
+    ("the head's RPC port", _opt("data_parallel_rpc_port", ("ParallelConfig", "data_parallel_rpc_port"))),
     ("the model", _model),
     ("tensor parallelism", _opt("tensor_parallel_size")),
     ("pipeline parallelism", _opt("pipeline_parallel_size")),
