@@ -3535,7 +3535,8 @@ def parse_script(
         from vcfg.launch.shape import script_shape
 
         try:
-            shape = script_shape(root, data)
+            # the last read's parts where the statements did not change (shell_reuse.py)
+            shape = reuse.shape(read, data) if reuse is not None and len(data) <= CHUNK else script_shape(root, data)
         except Exception:  # noqa: BLE001 - no shape: every launch counts as unconditional
             shape = None
     if shape is not None and interp.stop_sites:

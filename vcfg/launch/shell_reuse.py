@@ -226,12 +226,14 @@ class _Record:
     """One read of a document: its text, top-level syntax and statements, a snapshot
     before each statement (with the edits it lags behind), what it produced."""
 
-    __slots__ = ("key", "data", "sigs", "stmts", "snaps", "final")
+    __slots__ = ("key", "data", "sigs", "stmts", "snaps", "final", "shapes")
 
     def __init__(self, key: Any, data: bytes, sigs: list[tuple[str, int, int]], stmts: list[int]) -> None:
         self.key, self.data, self.sigs, self.stmts = key, data, sigs, stmts
         self.snaps: list[Optional[tuple[_Snap, tuple[_Edit, ...]]]] = []
         self.final: dict[str, list[Any]] = {}
+        #: each top-level child's part of the script's `Shape` (None: not computed)
+        self.shapes: Optional[list[Any]] = None
 
 
 class ShellMemo:
@@ -243,6 +245,44 @@ class ShellMemo:
     def __init__(self) -> None:
         self.rec: Optional[_Record] = None
         self.last: tuple[Any, ...] = ()
+        #: the record and plan of the read in progress, for `shape`
+        self._now: Optional[tuple[_Record, Optional["_Plan"], Optional[_Record]]] = None
+
+    def shape(self, kids: list[Any], data: bytes) -> Any:
+        """`vcfg.launch.shape.script_shape` of the script just read, each top-level
+        statement's part taken from the last read where the statement did not change
+        (before the edit, or after it and moved by it)."""
+        from vcfg.launch.chunks import Program
+        from vcfg.launch.shape import Shape, script_shape
+
+        rec, plan, old = self._now if self._now is not None else (None, None, None)
+        if rec is None or rec.sigs != [(c.type, c.start_byte, c.end_byte) for c in kids]:
+            return script_shape(Program(kids), data)
+        olds = old.shapes if old is not None and plan is not None else None
+        end = len(data) + 1
+        parts = []
+        for x, c in enumerate(kids):
+            part = None
+            if olds is not None and plan is not None and old is not None:
+                ox = x + len(old.sigs) - len(rec.sigs)
+                if x < len(old.sigs) and c.end_byte <= plan.a and old.sigs[x] == rec.sigs[x]:
+                    part = olds[x]
+                elif x >= plan.tail_from and 0 <= ox < len(olds) and olds[ox] is not None:
+                    part = _moved_shape(olds[ox], plan.d)
+            if part is None:
+                got = script_shape(Program([c]), data) if c.is_named and c.type != "comment" else Shape()
+                part = (got.branches, got.loops, got.stops)
+            # what follows an `exit` runs to the end of the script, wherever that is now
+            if any(b[3] == "after" for b in part[0]):
+                part = (tuple((s, end, k, t) if t == "after" else (s, e, k, t) for s, e, k, t in part[0]), *part[1:])
+            parts.append(part)
+        rec.shapes = parts
+        # script_shape walks the statements last first
+        return Shape(
+            tuple(b for p in reversed(parts) for b in p[0]),
+            tuple(lp for p in reversed(parts) for lp in p[1]),
+            tuple(sorted(s for p in parts for s in p[2])),
+        )
 
     def run(self, interp: Any, data: bytes, li: LineIndex, problems: list[ParseProblem], key: Any) -> list[Any]:
         """Run ``interp`` over ``data`` (what `_Interp.run` does), from the last read
@@ -267,6 +307,7 @@ class ShellMemo:
 
         interp.source_file = spy
         plan = _Plan(old, rec, interp, data, li, kids) if old is not None and old.key == key else None
+        self._now = (rec, plan, old)
         first = plan.resume() if plan is not None else 0
         self.last = ("fresh",) if plan is None else ("resumed", first, "reused", None)
         ctx: Any = _Ctx()
@@ -461,6 +502,24 @@ class _Plan:
             if (body.type, body.start_byte, body.end_byte) != (typ, s, e) or not _same_state(fst, old_fst):
                 return False
         return True
+
+
+def _moved_shape(part: tuple[Any, ...], d: int) -> tuple[Any, ...]:
+    """A statement's part of a `Shape` (byte offsets) after the statement moved by ``d``
+    bytes: the if/case keys (``-(start + 1)`` for the pseudo-branches after an ``exit``)
+    and the branch ids (``item@start``) name offsets too."""
+    if d == 0:
+        return part
+
+    def key(k: int) -> int:
+        return k + d if k >= 0 else k - d
+
+    def label(t: str) -> str:
+        name, at, n = t.partition("@")
+        return f"{name}@{int(n) + d}" if at and n.isdigit() else t
+
+    branches = tuple((s + d, e + d, key(k), label(t)) for s, e, k, t in part[0])
+    return (branches, tuple((s + d, e + d) for s, e in part[1]), tuple(s + d for s in part[2]))
 
 
 def _may_split(c: Any, data: bytes) -> bool:
