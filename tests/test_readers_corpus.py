@@ -31,15 +31,7 @@ KINDS = {"serve": {SERVE}, "dynamo-worker": {DYNAMO}, "router": {PROXY}, "proxy"
 PENDING_FORMATS: set[str] = set()
 
 #: single files of other formats that are known not to pass yet, with the reason
-PENDING: set[str] = {
-    # the second fresh sample (session 6), before its fixes: vLLM's CPU release image's tag
-    # is not read as a release; OPEA's vllm chart values and production-stack's VLLMRuntime
-    # are not read as their chart / operator renders them
-    "compose/genaiexamples/chatqna-xeon-compose.yaml",
-    "compose/genaiexamples/audioqna-epyc-compose.yaml",
-    "helm-values/genaiexamples/chatqna-gaudi-values.yaml",
-    "kubernetes/production-stack/vllmruntime-sample.yaml",
-}
+PENDING: set[str] = set()
 
 
 def _catalog():  # type: ignore[no-untyped-def]

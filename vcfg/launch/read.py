@@ -134,19 +134,21 @@ def _fits(name: str, patterns: Sequence[str]) -> bool:
     return any(_fit(low, p) for p in patterns)
 
 
-#: pattern -> ("=", name) | ("end", suffix) | ("glob", pattern)
+#: pattern -> ("=", name) | ("end", suffix) | ("start", prefix) | ("glob", pattern)
 _PATTERN_KIND: dict[str, tuple[str, str]] = {}
 
 
 def _fit(low: str, pattern: str) -> bool:
-    # "*.sh" and "dockerfile" (most patterns) without fnmatch's regular expressions:
-    # it compiles one per pattern, 10 of them at every start
+    # "*.sh", "dockerfile" and "dockerfile.*" (every pattern a reader has) without
+    # fnmatch's regular expressions: it compiles one per pattern at every start
     kind = _PATTERN_KIND.get(pattern)
     if kind is None:
         if not any(c in pattern for c in "*?[]"):
             kind = ("=", pattern)
         elif pattern[0] == "*" and not any(c in pattern[1:] for c in "*?[]"):
             kind = ("end", pattern[1:])
+        elif pattern[-1] == "*" and not any(c in pattern[:-1] for c in "*?[]"):
+            kind = ("start", pattern[:-1])
         else:
             kind = ("glob", pattern)
         _PATTERN_KIND[pattern] = kind
@@ -155,6 +157,8 @@ def _fit(low: str, pattern: str) -> bool:
         return low == arg
     if how == "end":
         return low.endswith(arg)
+    if how == "start":
+        return low.startswith(arg)
     return fnmatchcase(low, arg)
 
 

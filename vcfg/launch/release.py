@@ -18,8 +18,10 @@ from vcfg.records import tuple_record
 from vcfg.regex import lazy
 
 #: images whose tag is a vLLM release: vllm/vllm-openai and its variants (-rocm,
-#: -cpu), and rebuilds of it under other owners (aibrix/vllm-openai)
-_VLLM_REPO = re.compile(r"(^|/)vllm-openai(-[a-z0-9]+)?$", re.I)
+#: -cpu), rebuilds of it under other owners (aibrix/vllm-openai), and the CPU images vLLM's
+#: release pipeline publishes on ECR for each release (public.ecr.aws/q9t5s3a7/
+#: vllm-cpu-release-repo:v0.10.1, the arm64 one vllm-arm64-cpu-release-repo)
+_VLLM_REPO = re.compile(r"(^|/)(vllm-openai(-[a-z0-9]+)?|vllm(-arm64)?-cpu-release-repo)$", re.I)
 _TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+)(?:$|[.+-])")
 
 

@@ -84,7 +84,23 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("ray_serve", ("*.yaml", "*.yml"), ()),
     ("serve_config", ("*.yaml", "*.yml"), ()),
     ("markdown", ("*.md", "*.markdown"), ()),
-    ("dockerfile", ("dockerfile", "dockerfile.*", "*.dockerfile", "containerfile", "containerfile.*"), ()),
+    (
+        "dockerfile",
+        (
+            "dockerfile",
+            "dockerfile.*",
+            "dockerfile-*",
+            "dockerfile_*",
+            "*.dockerfile",
+            "*-dockerfile",
+            "*_dockerfile",
+            "containerfile",
+            "containerfile.*",
+            "containerfile-*",
+            "containerfile_*",
+        ),
+        (),
+    ),
 )
 
 

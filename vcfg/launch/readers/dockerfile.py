@@ -16,7 +16,19 @@ from vcfg.launch.readers import Evidence, ReadContext, Reader
 
 READER = Reader(
     name="dockerfile",
-    patterns=("dockerfile", "dockerfile.*", "*.dockerfile", "containerfile", "containerfile.*"),
+    patterns=(
+        "dockerfile",
+        "dockerfile.*",
+        "dockerfile-*",
+        "dockerfile_*",
+        "*.dockerfile",
+        "*-dockerfile",
+        "*_dockerfile",
+        "containerfile",
+        "containerfile.*",
+        "containerfile-*",
+        "containerfile_*",
+    ),
     summary="Dockerfiles: the final stage's ENTRYPOINT/CMD, ENV, WORKDIR and FROM image (ARG defaults)",
 )
 

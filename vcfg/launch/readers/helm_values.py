@@ -12,7 +12,13 @@
 - vLLM's own example chart (examples/online_serving/chart-helm): the container runs
   ``image.command`` in ``image.repository:image.tag`` with ``image.env``, and the
   ``configs``/``secrets`` config maps as ``envFrom`` (templates/deployment.yaml at
-  vllm-project/vllm@c669178).
+  vllm-project/vllm@c669178);
+- OPEA's vllm chart (opea-project/GenAIInfra helm-charts/common/vllm), alone or as the
+  ``vllm:`` subchart of an OPEA example's values (ChatQnA ...): the image's entrypoint
+  (or ``extraCmd.command``) with ``extraCmdArgs`` then ``--model LLM_MODEL_ID --host
+  0.0.0.0 --port PORT --download-dir /data``, and the variables its config map takes
+  from the values (templates/deployment.yaml, configmap.yaml at GenAIInfra@9200b37);
+  ``enabled: false`` runs nothing.
 
 Every word points at the values file: an option at its key, a value at its value,
 options the chart adds on its own at the model's entry.
@@ -43,6 +49,19 @@ _PS_VALUED = (
 )
 
 
+#: keys only OPEA's vllm chart reads from its values (templates/deployment.yaml)
+_OPEA_KEYS = ("LLM_MODEL_ID", "extraCmdArgs")
+#: values OPEA's vllm chart passes to the container's environment (templates/configmap.yaml)
+_OPEA_ENV = (
+    "VLLM_CPU_KVCACHE_SPACE",
+    "VLLM_SKIP_WARMUP",
+    "PT_HPU_ENABLE_LAZY_COLLECTIVES",
+    "OMPI_MCA_btl_vader_single_copy_mechanism",
+    "VLLM_TORCH_PROFILER_DIR",
+    "PT_HPUGRAPH_DISABLE_TENSOR_CACHE",
+)
+
+
 def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     from vcfg.launch.readers._containers import is_vllm_image
     from vcfg.launch.readers._yaml import documents, mapping, scalar
@@ -57,6 +76,13 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     image = mapping(top.get("image"))
     if "command" in image and is_vllm_image(scalar(image.get("repository"))):
         return Evidence("helm_values", 0.9, ("values of vLLM's example chart (image.command of a vLLM image)",), "vllm")
+    sub = mapping(top.get("vllm"))
+    if (
+        sub
+        and any(k in sub for k in _OPEA_KEYS)
+        or ("extraCmdArgs" in top and is_vllm_image(scalar(mapping(top.get("image")).get("repository"))))
+    ):
+        return Evidence("helm_values", 0.9, ("values of OPEA's vllm chart (LLM_MODEL_ID, extraCmdArgs)",), "opea")
     roles = [r for r in ("decode", "prefill") if "containers" in mapping(top.get(r))]
     if roles and ("modelArtifacts" in top or "routing" in top or "multinode" in top):
         return Evidence("helm_values", 0.9, (f"llm-d modelservice values ({', '.join(roles)} containers)",), "llmd")
@@ -78,6 +104,8 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
         invs = _production_stack(loc, first[0], path, unknowns)
     elif evidence.data == "vllm":
         invs = _vllm_chart(loc, first[0], path, unknowns)
+    elif evidence.data == "opea":
+        invs = _opea_vllm(loc, first[0], path)
     else:
         invs = _llmd(loc, first[0], path, unknowns)
     return LaunchPlan(path, invocations=tuple(invs), unknowns=tuple(unknowns), source_kind="helm-values")
@@ -329,3 +357,57 @@ def _vllm_chart(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list[Any]
         word = _synth(text, _node_span(loc, repo))
     found: list[Any] = shell.classify_argv(argv, env, _node_span(loc, kn), path)
     return [i._replace(image=word) for i in found]
+
+
+def _opea_vllm(loc: Any, doc: Any, path: str) -> list[Any]:
+    """OPEA's vllm chart: its container runs ``extraCmd.command`` (else the image's
+    entrypoint) with ``extraCmdArgs``, ``--model LLM_MODEL_ID --host 0.0.0.0 --port PORT
+    --download-dir /data`` (port 2080 and opea/vllm:latest by default, values.yaml), and
+    the values its config map exports; every word the chart adds points at the ``vllm:``
+    key (or the file's first key for the chart's own values)."""
+    import yaml
+
+    from vcfg.launch import shell
+    from vcfg.launch.model import Hole, Span
+    from vcfg.launch.readers._containers import image_entrypoint_words, keyed, list_words
+    from vcfg.launch.yaml_config import _node_span
+
+    top = keyed(doc)
+    key, node = top.get("vllm", (None, None))
+    if node is None:  # the chart's own values
+        key, node = next(iter(top.values()), (None, None))[0], doc
+    values = keyed(node)
+    at = _node_span(loc, key)
+    enabled = values.get("enabled", (None, None))[1]
+    if enabled is not None and not _truthy(enabled):
+        return []
+    image = keyed(values.get("image", (None, None))[1])
+    repo, tag = image.get("repository", (None, None))[1], image.get("tag", (None, None))[1]
+    if isinstance(repo, yaml.ScalarNode):
+        text = repo.value + (f":{tag.value}" if isinstance(tag, yaml.ScalarNode) and tag.value else ":latest")
+        image_word = _synth(text, _node_span(loc, repo))
+    else:
+        image_word = _synth("opea/vllm:latest", at)
+    command = list_words(loc, keyed(values.get("extraCmd", (None, None))[1]).get("command", (None, None))[1])
+    argv = command or image_entrypoint_words(image_word)
+    argv += list_words(loc, values.get("extraCmdArgs", (None, None))[1]) or []
+    model = _value(loc, values.get("LLM_MODEL_ID", (None, None))[1])
+    if model is None:
+        model = Word("", at, "", (), (Hole(0, "the chart's LLM_MODEL_ID", at),))
+    port = _value(loc, values.get("port", (None, None))[1]) or _synth("2080", at)
+    argv += [_synth("--model", at), model, _synth("--host", at), _synth("0.0.0.0", at), _synth("--port", at), port]
+    argv += [_synth("--download-dir", at), _synth("/data", at)]
+    env: list[tuple[str, Word, Span]] = []
+    for name in _OPEA_ENV:
+        kn, vn = values.get(name, (None, None))
+        w = _value(loc, vn)
+        if w is not None and _truthy(vn):
+            env.append((name, w, _node_span(loc, kn)))
+    extra = values.get("env", (None, None))[1]
+    if isinstance(extra, yaml.MappingNode):
+        for kn, vn in extra.value:
+            w = _value(loc, vn)
+            if isinstance(kn, yaml.ScalarNode) and w is not None:
+                env.append((kn.value, w, _node_span(loc, kn)))
+    found: list[Any] = shell.classify_argv(argv, env, at, path)
+    return [i._replace(image=image_word) for i in found]

@@ -2,8 +2,9 @@
 StatefulSet, DaemonSet, Job, CronJob, LeaderWorkerSet leader and worker templates,
 DisaggregatedSet, KServe ServingRuntime / LLMInferenceService, Dynamo
 DynamoGraphDeployment ``mainContainer``, AIBrix StormService, KubeRay clusters and
-``RayJob`` entrypoints; the launches the KubeAI and llmaz operators build from a
-``Model`` or a ``BackendRuntime``, `vcfg.launch.readers._operators`), in multi-document
+``RayJob`` entrypoints; the launches the KubeAI, llmaz and production-stack operators
+build from a ``Model``, a ``BackendRuntime`` or a ``VLLMRuntime``,
+`vcfg.launch.readers._operators`), in multi-document
 files.  A Helm chart template (Go
 ``{{ ... }}`` that is not YAML) is skipped with a note, never reported as invalid."""
 
@@ -149,6 +150,10 @@ def objects_launches(loc: Any, doc: Any, path: str, unknowns: list[Any]) -> list
         from vcfg.launch.readers._operators import kubeai_model
 
         out.extend(kubeai_model(loc, top, path))
+    if kind == "VLLMRuntime" and api.startswith("production-stack.vllm.ai/"):
+        from vcfg.launch.readers._operators import production_stack_runtime
+
+        out.extend(production_stack_runtime(loc, top, path))
     if kind == "BackendRuntime" and api.startswith("inference.llmaz.io/"):
         from vcfg.launch.readers._operators import llmaz_backend_runtime
 
