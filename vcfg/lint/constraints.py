@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic, Span
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.options import UNKNOWN, option
+from vcfg.lint.options import UNKNOWN, is_static_default, option
 from vcfg.records import record
 
 
@@ -219,6 +219,17 @@ def evaluate(entry: Constraint, lc: LaunchContext) -> Optional[dict[str, Value]]
         return None
     if entry.versions and not _holds(entry.versions, lc.target.version):
         return None
+    # an entry none of whose options the launch gives (most entries on most launches)
+    # compares the release's defaults only: that verdict is found once per run
+    info = _SHAPES.get(id(entry))
+    if info is None or info[0] is not entry:
+        info = _SHAPES[id(entry)] = (
+            entry,
+            frozenset(op.key for op in entry.operands),
+            any(op.key.startswith("env:") for op in entry.operands),
+        )
+    if not info[2] and info[1].isdisjoint(lc.args.options) and not _defaults_violate(entry, lc):
+        return None
     # the compared values first, without a `Value` each: almost every entry is
     # undecided or holds on almost every launch, and only a violation needs the
     # names and spans
@@ -249,6 +260,49 @@ def evaluate(entry: Constraint, lc: LaunchContext) -> Optional[dict[str, Value]]
     except (TypeError, ValueError, ArithmeticError, AttributeError):
         return None
     return values
+
+
+#: id(entry) -> (entry, its option keys, whether it reads a variable)
+_SHAPES: dict[int, tuple[Constraint, frozenset[str], bool]] = {}
+
+
+def _defaults_violate(entry: Constraint, lc: LaunchContext) -> bool:
+    """Whether ``entry`` may be violated on a serve launch that gives none of its
+    options: `evaluate` with every operand as `_raw` resolves an option not given (its
+    static default, UNKNOWN when it must be given, is computed later or the argv may
+    hide it, the operand's ``absent`` when the release has no such option).  That
+    depends on the launch's catalog and on whether its argv is complete only, so it is
+    kept per run (`Run.memo`; a run may check launches of several catalogs)."""
+    catalog = lc.catalog
+    complete = bool(lc.args.complete)
+    run = lc.file.run
+    memo = run.memo.setdefault("constraints.defaults", {}) if run is not None else {}
+    key = (id(entry), id(catalog), complete)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is entry and hit[1] is catalog:
+        return bool(hit[2])
+    verdict = True
+    compared: dict[str, Any] = {}
+    for op in entry.operands:
+        flag = catalog.flag_for_dest(op.key)
+        if flag is None:
+            x = op.absent
+        elif op.given or not complete or not is_static_default(flag.default):
+            x = UNKNOWN
+        else:
+            x = op.convert(flag.default)
+        if x is UNKNOWN:
+            verdict = False
+            break
+        compared[op.attr] = x
+    if verdict:
+        try:
+            ns = SimpleNamespace(**compared)
+            verdict = bool(entry.violated(ns)) and not entry.unless(ns)
+        except (TypeError, ValueError, ArithmeticError, AttributeError):
+            verdict = False
+    memo[key] = (entry, catalog, verdict)
+    return verdict
 
 
 @lru_cache(maxsize=256)
