@@ -48,9 +48,24 @@ RULE = Rule(
 )
 
 
+def _enums(lc: LaunchContext) -> dict[str, Any]:
+    """The catalog's value sets of config fields (``KVTransferConfig.kv_role``), by
+    dest: built once per catalog in a run, not per launch."""
+    cat = lc.catalog
+    run = lc.file.run
+    memo = run.memo if run is not None else {}
+    hit = memo.get("vc025.enums")
+    if hit is None or hit[0] is not cat:
+        hit = memo["vc025.enums"] = (cat, {vs.dest: vs for vs in cat.value_sets if "." in vs.dest})
+    return hit[1]  # type: ignore[no-any-return]
+
+
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
-    enums = {vs.dest: vs for vs in lc.catalog.value_sets if "." in vs.dest}
-    for obj in config_objects(lc):
+    objs = config_objects(lc)
+    if not objs:
+        return
+    enums = _enums(lc)
+    for obj in objs:
         for key, v in obj.value.items():
             vs = enums.get(f"{obj.cls.name}.{key}")
             if vs is not None:
