@@ -51,7 +51,15 @@ def vllm_reads(lc: LaunchContext, name: str) -> bool:
 
 
 def near_miss(lc: LaunchContext, name: str) -> list[str]:
-    """The names of this release's variables ``name`` looks like a misspelling of."""
+    """The names of this release's variables ``name`` looks like a misspelling of
+    (per catalog and name, once per run: the rules ask for a script's own names on
+    every launch, and a batch's scripts share them)."""
     from vcfg.lint.rules._util import did_you_mean
 
-    return did_you_mean(name, (e.name for e in lc.catalog.env_vars), cutoff=0.8)
+    cat = lc.catalog
+    run = lc.file.run
+    memo = run.memo.setdefault("near_miss", {}) if run is not None else {}
+    hit = memo.get((id(cat), name))
+    if hit is None or hit[0] is not cat:
+        hit = memo[(id(cat), name)] = (cat, did_you_mean(name, (e.name for e in cat.env_vars), cutoff=0.8))
+    return list(hit[1])
