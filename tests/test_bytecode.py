@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,3 +104,76 @@ def test_a_file_for_another_interpreter_or_under_minus_O_is_not_used(tmp_path: P
     f.write_bytes(data.replace(bytecode._HEADER, b"vcfg-bytecode-0\n", 1))  # another format or magic
     out = _lint(site)
     assert out.returncode == 1 and out.stderr.split()[:4] == ["SourceFileLoader"] * 4
+
+
+def _patterns(installed: Path) -> dict[str, Any]:
+    import marshal
+
+    fd = os.open(installed / "vcfg" / bytecode.file_name(), os.O_RDONLY)
+    try:
+        found = bytecode._read_index(fd)
+        assert found is not None
+        index, start = found
+        _, _, _, offset, length = index[bytecode._PATTERNS]
+        return marshal.loads(os.pread(fd, length, start + offset))  # type: ignore[no-any-return]
+    finally:
+        os.close(fd)
+
+
+def test_the_file_holds_the_literal_patterns_compiled_as_re_compiles_them(installed: Path) -> None:
+    """Each bundled pattern, made from its table entry, is the pattern ``re`` compiles
+    (a compiled pattern compares its flags and code), and the lint path's own are there."""
+    import _sre
+    import re
+    import re._compiler as compiler
+
+    table = _patterns(installed)
+    assert table["version"] == sys.hexversion
+    rows = {(p, f): args for p, f, args in table["patterns"]}
+    # from vcfg/launch/shell.py (re.compile), vcfg/span.py, a rule's re.IGNORECASE one, a bytes one
+    assert (r"[A-Za-z_][A-Za-z0-9_]*\Z", 0) in rows
+    assert ("\r\n|\r|\n", 0) in rows
+    assert (r"^(\d+|true|false|yes|no|on|off|none|null)$", int(re.IGNORECASE)) in rows
+    assert any(isinstance(p, bytes) for p, _ in rows)
+    assert len(rows) > 50
+    for (pattern, flags), args in rows.items():
+        assert _sre.compile(pattern, *args) == compiler.compile(pattern, flags), pattern
+
+
+def test_the_patterns_are_served_from_re_s_cache_only_by_the_interpreter_that_made_them(installed: Path) -> None:
+    import re
+
+    table = _patterns(installed)
+    saved = dict(re._cache)  # type: ignore[attr-defined]
+    try:
+        re.purge()
+        bytecode._prefill({**table, "version": table["version"] + 1})
+        assert not re._cache  # type: ignore[attr-defined]
+        bytecode._prefill(table)
+        pattern, flags, _ = table["patterns"][0]
+        assert (type(pattern), pattern, flags) in re._cache  # type: ignore[attr-defined]
+        assert re.compile(pattern, flags) is re._cache[type(pattern), pattern, flags]  # type: ignore[attr-defined]
+    finally:
+        re.purge()
+        re._cache.update(saved)  # type: ignore[attr-defined]
+
+
+def test_literal_patterns_are_read_with_their_flags() -> None:
+    src = b"""
+import re
+from vcfg.regex import lazy
+A = re.compile(r"a+", re.I | re.M)
+B = lazy(rb"b+")
+C = re.match("c+", text, flags=re.S)
+D = re.compile(NAME)          # not a literal: left out
+E = re.compile("e+", FLAGS)   # nor are its flags
+F = re.sub("f+", "g", text, 0, re.X)
+"""
+    import re
+
+    assert bytecode._literal_patterns(src) == [
+        ("a+", int(re.I | re.M)),
+        (b"b+", 0),
+        ("c+", int(re.S)),
+        ("f+", int(re.X)),
+    ]
