@@ -238,3 +238,24 @@ def test_opea_vllm_chart_values_are_the_container_the_chart_renders(tmp_path):
     assert _lint(f) == [("VC001", 10, 6)]
     f.write_text("vllm:\n  enabled: false\n  LLM_MODEL_ID: m\ntgi:\n  enabled: true\n")
     assert read_plan(str(f), f.read_bytes()).invocations == ()
+
+
+def test_a_launch_in_a_string_ending_with_a_variable_is_where_the_string_is(tmp_path):
+    """tpu-inference's run_disagg_multi_host.sh: ``docker exec -d C /bin/bash -c "vllm bench
+    serve ... --seed ${RANDOM_SEED} > log"``: the launch was placed at the line that
+    assigns RANDOM_SEED (its last word's origin, earlier in the file), not at the string."""
+    f = tmp_path / "run.sh"
+    f.write_text(
+        "#!/bin/bash\n"
+        "SEED=${SEED:=10}\n"
+        'docker exec c /bin/bash -c "vllm bench serve --model m --seed ${SEED} > b.txt 2>&1"\n'
+        'bash -c "vllm serve m --seed ${SEED}"\n'
+        'bash -c "vllm serve m --seed ${SEED} --port 8001"\n'
+    )
+    plan = read_plan(str(f), f.read_bytes())
+    assert [(i.kind, i.span.line, i.span.end_line) for i in plan.invocations] == [
+        ("bench-serve", 3, 3),
+        ("serve", 4, 4),
+        ("serve", 5, 5),
+    ]
+    assert [w.span.line for w in plan.invocations[1].args] == [4, 4, 2]  # the value is SEED's

@@ -237,6 +237,16 @@ class Word:
         b = self.char_span(j - 1)
         if a.file != b.file:
             return a
+        if b.end < a.start:
+            # the last characters were copied from earlier in the file (a variable's value
+            # at the end of a `bash -c` string): the span runs from the first character to
+            # the last one placed at or after it, not from the variable's assignment
+            k = j - 1
+            while k > i and (b.file != a.file or b.end < a.start):
+                k -= 1
+                b = self.char_span(k)
+            if b.file != a.file or b.end < a.start:
+                return a
         return join_spans(a, b)
 
     def slice(self, i: int, j: int) -> "Word":
