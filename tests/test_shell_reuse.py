@@ -135,3 +135,21 @@ def test_random_edits_on_the_corpus(seed):
         went = check(str(f), texts)
         took_over += sum(1 for w in went if len(w) > 3 and w[3] is not None)
     assert took_over > 15  # the reuse is not vacuous
+
+
+def test_a_read_the_memo_cannot_resume_is_read_from_scratch(monkeypatch):
+    from vcfg.launch import shell_reuse
+
+    text = FIXTURE.read_bytes()
+    memo = ShellMemo()
+    parse_script(text, str(FIXTURE), reuse=memo)
+
+    def broken(self, j):  # type: ignore[no-untyped-def]
+        raise KeyError("a bug in the reuse")
+
+    monkeypatch.setattr(shell_reuse._Plan, "take_over", broken)
+    new = text.replace(b"# note 7:", b"# note 7: x", 1)
+    got = parse_script(new, str(FIXTURE), reuse=memo)
+    assert got == parse_script(new, str(FIXTURE))
+    assert not [p for p in got.problems if p.code == "internal"]
+    assert memo.rec is None  # the next read starts from scratch

@@ -3516,8 +3516,16 @@ def parse_script(
     try:
         if reuse is not None and len(data) <= CHUNK:
             # the last read of this document, resumed (the language server:
-            # vcfg/launch/shell_reuse.py)
-            read = reuse.run(interp, data, li, problems, (path, environ, args))
+            # vcfg/launch/shell_reuse.py); one it cannot resume is read from scratch
+            n = len(problems)
+            try:
+                read = reuse.run(interp, data, li, problems, (path, environ, args))
+            except Exception:  # noqa: BLE001 - the read from scratch says what is wrong, if anything
+                reuse.forget()
+                reuse = None
+                del problems[n:]
+                interp = _Interp(data, path, environ, args, li)
+                interp.run(pieces())
         else:
             interp.run(pieces())
     except RecursionError:

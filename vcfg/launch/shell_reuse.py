@@ -245,30 +245,50 @@ class ShellMemo:
     def __init__(self) -> None:
         self.rec: Optional[_Record] = None
         self.last: tuple[Any, ...] = ()
-        #: the record and plan of the read in progress, for `shape`
-        self._now: Optional[tuple[_Record, Optional["_Plan"], Optional[_Record]]] = None
+        #: the read in progress, for `shape`: its record, the old one it resumed (or
+        #: None) and where the edit was (the first byte, the first top-level child of
+        #: the moved tail, the move)
+        self._now: Optional[tuple[_Record, Optional[_Record], int, int, int]] = None
+
+    def forget(self) -> None:
+        """Start the next read from scratch."""
+        self.rec = self._now = None
 
     def shape(self, kids: list[Any], data: bytes) -> Any:
         """`vcfg.launch.shape.script_shape` of the script just read, each top-level
         statement's part taken from the last read where the statement did not change
         (before the edit, or after it and moved by it)."""
         from vcfg.launch.chunks import Program
+        from vcfg.launch.shape import script_shape
+
+        if self._now is None:
+            return script_shape(Program(kids), data)
+        rec, old, a, tail_from, d = self._now
+        if rec.sigs != [(c.type, c.start_byte, c.end_byte) for c in kids]:
+            return script_shape(Program(kids), data)
+        try:
+            return self._shape(kids, data, rec, old, a, tail_from, d)
+        except Exception:  # noqa: BLE001 - what script_shape says instead
+            rec.shapes = None
+            return script_shape(Program(kids), data)
+
+    def _shape(
+        self, kids: list[Any], data: bytes, rec: _Record, old: Optional[_Record], a: int, tail_from: int, d: int
+    ) -> Any:
+        from vcfg.launch.chunks import Program
         from vcfg.launch.shape import Shape, script_shape
 
-        rec, plan, old = self._now if self._now is not None else (None, None, None)
-        if rec is None or rec.sigs != [(c.type, c.start_byte, c.end_byte) for c in kids]:
-            return script_shape(Program(kids), data)
-        olds = old.shapes if old is not None and plan is not None else None
+        olds = old.shapes if old is not None else None
         end = len(data) + 1
         parts = []
         for x, c in enumerate(kids):
             part = None
-            if olds is not None and plan is not None and old is not None:
+            if olds is not None and old is not None:
                 ox = x + len(old.sigs) - len(rec.sigs)
-                if x < len(old.sigs) and c.end_byte <= plan.a and old.sigs[x] == rec.sigs[x]:
+                if x < len(old.sigs) and c.end_byte <= a and old.sigs[x] == rec.sigs[x]:
                     part = olds[x]
-                elif x >= plan.tail_from and 0 <= ox < len(olds) and olds[ox] is not None:
-                    part = _moved_shape(olds[ox], plan.d)
+                elif x >= tail_from and 0 <= ox < len(olds) and olds[ox] is not None:
+                    part = _moved_shape(olds[ox], d)
             if part is None:
                 got = script_shape(Program([c]), data) if c.is_named and c.type != "comment" else Shape()
                 part = (got.branches, got.loops, got.stops)
@@ -307,7 +327,7 @@ class ShellMemo:
 
         interp.source_file = spy
         plan = _Plan(old, rec, interp, data, li, kids) if old is not None and old.key == key else None
-        self._now = (rec, plan, old)
+        self._now = (rec, old, plan.a, plan.tail_from, plan.d) if plan is not None else (rec, None, 0, len(kids), 0)
         first = plan.resume() if plan is not None else 0
         self.last = ("fresh",) if plan is None else ("resumed", first, "reused", None)
         ctx: Any = _Ctx()
