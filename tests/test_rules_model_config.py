@@ -180,6 +180,29 @@ def test_mtp_on_a_dense_model(tmp_path):
     assert lint(tmp_path, s, "0.13.0") == [("VC264", 1, col(s, '"pangu_ultra_moe_mtp"'), "error")]
 
 
+def test_a_named_mtp_method_is_mtp_in_every_judged_release(tmp_path):
+    """vLLM replaces a method named after an MTP model type (`deepseek_mtp`, ...) by `mtp`
+    in every release from 0.13.0 to 0.33.0 (0.20.2 config/speculative.py:455, 0.33.0:1246),
+    not only before 0.15: a DeepSeek recipe's launch pointed at a Qwen3 checkpoint is
+    refused on 0.20.2 and later too, and accepted for a checkpoint with next-n layers."""
+    model(tmp_path, "qwen3-8b", DENSE)
+    model(tmp_path, "deepseek-v3", MTP)
+    s = (
+        "#!/bin/bash\n"
+        "vllm serve ./qwen3-8b \\\n"
+        "  --tensor-parallel-size 8 \\\n"
+        "  --trust-remote-code \\\n"
+        '  --speculative-config \'{"method":"deepseek_mtp","num_speculative_tokens":1}\'\n'
+    )
+    found = [("VC264", 5, col(s, '"deepseek_mtp"', 5), "error")]
+    for version in ("0.20.2", "0.25.0", "0.33.0"):
+        assert lint(tmp_path, s, version) == found, version
+    assert lint(tmp_path, s, "0.19.1") == []  # built as a plain draft model there: not judged
+    ok = s.replace("./qwen3-8b", "./deepseek-v3")
+    for version in ("0.20.2", "0.33.0"):
+        assert lint(tmp_path, ok, version) == [], version
+
+
 def test_mtp_where_the_checkpoint_has_layers_or_a_draft_is_given(tmp_path):
     model(tmp_path, "ds", MTP)
     model(tmp_path, "m", DENSE)
