@@ -158,3 +158,34 @@ def test_vc264_reads_the_mtp_model_types_and_its_releases_from_the_pack(tmp_path
         'sources = ["https://example.org/our-mtp-qwen3"]\n'
     )
     assert not [c for c in _codes(tmp_path, text, "0.33.0", files, knowledge=mine) if c[0] == "VC264"]
+
+
+def test_vc262_reads_the_files_each_method_looks_for_from_the_pack(tmp_path):
+    """A Qwen3 checkpoint with a `quant_config.json` beside config.json: AWQ reads its
+    settings from that file, so `--quantization awq` is not reported; a user pack whose
+    awq setting names only `quantize_config.json` brings the finding back, and one that
+    gives `fp8` such files makes vcfg judge fp8 there too."""
+    from vcfg.lint.rules._model import QWEN3_8B
+
+    files = [QWEN3_8B, ("qwen3-8b/quant_config.json", '{"w_bit": 4, "q_group_size": 128}\n')]
+    text = "#!/bin/bash\nvllm serve ./qwen3-8b \\\n  --quantization awq \\\n  --max-model-len 8192\n"
+    assert not [c for c in _codes(tmp_path, text, "0.33.0", files) if c[0] == "VC262"]
+    kb = load_packs()
+    assert kb.setting("quantization.checkpoint-files.awq", "0.33.0").values == [
+        "quant_config.json",
+        "quantize_config.json",
+    ]
+    mine = tmp_path / "packs"
+    mine.mkdir()
+    (mine / "mine.toml").write_text(
+        '[[setting]]\nname = "quantization.checkpoint-files.awq"\nvalues = ["quantize_config.json"]\n'
+        'versions = ">=0.8"\nsources = ["https://example.org/our-awq"]\n'
+    )
+    assert [c for c in _codes(tmp_path, text, "0.33.0", files, knowledge=mine) if c[0] == "VC262"] == [("VC262", 3, 18)]
+    fp8 = text.replace("awq", "fp8")
+    assert not [c for c in _codes(tmp_path, fp8, "0.33.0", files, knowledge=mine) if c[0] == "VC262"]
+    (mine / "mine.toml").write_text(
+        '[[setting]]\nname = "quantization.checkpoint-files.fp8"\nvalues = ["fp8_config.json"]\n'
+        'versions = ">=0.8"\nsources = ["https://example.org/our-fp8"]\n'
+    )
+    assert [c for c in _codes(tmp_path, fp8, "0.33.0", files, knowledge=mine) if c[0] == "VC262"] == [("VC262", 3, 18)]

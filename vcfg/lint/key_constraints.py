@@ -95,6 +95,7 @@ ENTRIES: tuple[KeyConstraint, ...] = (
 )
 
 #: the other direction of the Proton validator (0.33.0 config/profiler.py:264): a
-#: Proton option that differs from its default without ``"profiler": "proton"``
+#: Proton option that differs from its default without ``"profiler": "proton"``; the
+#: releases that check it are the knowledge setting ``PROTON`` (settings.toml)
 PROTON_SOURCE = "vllm@0.33.0:vllm/config/profiler.py:264"
-PROTON_VERSIONS = ">=0.33.0"
+PROTON = "profiler.proton-options-need-proton"

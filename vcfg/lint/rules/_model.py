@@ -37,9 +37,16 @@ QWEN3_8B = (
     ' "max_position_embeddings": 40960, "torch_dtype": "bfloat16"}\n',
 )
 
-# The config keys vLLM reads the expert count from (vllm/transformers_utils/config.py:64-69,
-# 0.33.0), plus per-layer block_configs (model_arch_config_convertor.py:159-190).
-EXPERT_KEYS = ("num_experts", "moe_num_experts", "n_routed_experts", "num_local_experts")
+#: the knowledge-pack setting (settings.toml, with vLLM's sources) naming the config
+#: keys vLLM reads the expert count from; per-layer block_configs count too
+#: (0.33.0 model_arch_config_convertor.py:159-190)
+EXPERT_KEYS = "model.expert-count-keys"
+
+
+def expert_keys(lc: LaunchContext) -> list[str]:
+    """The config.json keys that give a model's expert count, for the launch's release."""
+    s = lc.target.knowledge.setting(EXPERT_KEYS, lc.target.version)
+    return s.values if s is not None else []
 
 
 @record(frozen=True)
@@ -65,13 +72,14 @@ class Model:
         """The top level and the nested dicts (text_config, llm_config, ...)."""
         return [self.raw, *(v for v in self.raw.values() if isinstance(v, dict))]
 
-    def may_have_experts(self) -> bool:
+    def may_have_experts(self, keys: list[str]) -> bool:
+        """Whether config.json may give the model experts (``keys``: `expert_keys`)."""
         if self.facts.is_moe:
             return True
         for sec in self.sections():
             if sec.get("block_configs"):
                 return True
-            for k in EXPERT_KEYS:
+            for k in keys:
                 v = sec.get(k)
                 if v not in (None, 0, False, [], ""):
                     return True

@@ -8,7 +8,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model, name_span
+from vcfg.lint.rules._model import expert_keys, local_model, name_span
 
 _CONFIG = (
     '{"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 64,\n'
@@ -42,7 +42,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         return
     m = local_model(lc)
     # vllm/config/model.py:1498-1503 and 1566-1567 (0.33.0)
-    if m is None or m.may_have_experts():
+    if m is None or m.may_have_experts(expert_keys(lc)):
         return
     yield RULE.diag(
         name_span(lc, o),

@@ -8,7 +8,7 @@ from typing import Iterator
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.constraints import holds
 from vcfg.lint.context import LaunchContext
-from vcfg.lint.key_constraints import ENTRIES, PROTON_SOURCE, PROTON_VERSIONS, effective, proton_keys
+from vcfg.lint.key_constraints import ENTRIES, PROTON, PROTON_SOURCE, effective, proton_keys
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._config_json import config_objects, key_span
 
@@ -41,7 +41,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     version = lc.target.version
     for obj in config_objects(lc):
         name = obj.cls.name
-        if name == "ProfilerConfig" and holds(PROTON_VERSIONS, version):
+        if name == "ProfilerConfig" and lc.target.knowledge.setting(PROTON, version) is not None:
             yield from _proton(lc, obj)
         for e in ENTRIES:
             if e.cls != name or e.at not in obj.value or not holds(e.versions, version):

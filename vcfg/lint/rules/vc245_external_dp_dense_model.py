@@ -9,7 +9,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
-from vcfg.lint.rules._model import local_model
+from vcfg.lint.rules._model import expert_keys, local_model
 
 VERSIONS = ">=0.21.0"
 
@@ -62,6 +62,6 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         return
     m = local_model(lc)
     # ModelConfig.is_moe: the number of experts config.json names (0.33.0 config/model.py:2294)
-    if m is None or m.may_have_experts():
+    if m is None or m.may_have_experts(expert_keys(lc)):
         return
     yield from c.check(RULE, ENTRY, lc)

@@ -16,9 +16,8 @@ VERSIONS = ">=0.33.0"
 #: the knowledge-pack setting (settings.toml, with vLLM's source) naming the KV cache
 #: dtypes vLLM compares with the model's
 FLOAT_KV = "kv-cache-dtype.float-dtypes"
-#: ``--dtype`` words and the dtype they name (0.33.0 config/model.py:2384-2394)
-DTYPE_WORDS = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16",
-               "float": "float32", "float32": "float32"}  # fmt: skip
+#: the settings naming the dtype of each ``--dtype`` word (``dtype.word.half`` = float16)
+DTYPE_WORD = "dtype.word."
 
 
 RULE = Rule(
@@ -74,7 +73,8 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     severity = None
     notes: tuple[str, ...] = ()
     if word != "auto":
-        model_dtype = DTYPE_WORDS.get(word)
+        named = lc.target.knowledge.setting(DTYPE_WORD + word, lc.target.version)
+        model_dtype = named.value if named is not None else None
         where = f"from `{d.name} {d.value}`"
     else:
         m = local_model(lc)

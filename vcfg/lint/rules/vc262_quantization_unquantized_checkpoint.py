@@ -11,24 +11,12 @@ from vcfg.lint.options import option
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._model import QWEN3_8B, Model, local_model, span_of_value
 
-#: methods that read their settings from the checkpoint, and the files vLLM looks for
-#: when config.json has no quantization_config (``get_config_filenames``: 0.10.0
-#: quantization/awq.py:66, gptq.py:98, awq_marlin.py:92, gptq_marlin.py:143; 0.33.0
-#: quantization/auto_awq.py:238, auto_gptq.py:187, which serve awq, awq_marlin,
-#: auto_awq and gptq, gptq_marlin, auto_gptq, quantization/__init__.py:157-169).
-#: The awq names take the union of the releases' file names (fewer findings, never more).
-CHECKPOINT_FILES: dict[str, tuple[str, ...]] = {
-    "awq": ("quant_config.json", "quantize_config.json"),
-    "awq_marlin": ("quant_config.json", "quantize_config.json"),
-    "auto_awq": ("quant_config.json", "quantize_config.json"),
-    "gptq": ("quantize_config.json",),
-    "gptq_marlin": ("quantize_config.json",),
-    "auto_gptq": ("quantize_config.json",),
-}
-#: where vLLM looks for a checkpoint's quantization settings in config.json
-#: (0.33.0 model_loader/weight_utils.py:240-247)
-CONFIG_KEYS = ("quantization_config", "compression_config")
-
+#: the knowledge-pack settings (settings.toml, with vLLM's sources): the files beside
+#: config.json each method that reads its settings from the checkpoint looks for
+#: (``quantization.checkpoint-files.awq``; a method without one is not judged), and the
+#: config.json keys that hold the settings
+CHECKPOINT_FILES = "quantization.checkpoint-files."
+CONFIG_KEYS = "quantization.config-keys"
 
 RULE = Rule(
     code="VC262",
@@ -56,8 +44,8 @@ RULE = Rule(
 )
 
 
-def _has_settings(m: Model) -> bool:
-    return any(isinstance(sec.get(k), dict) for sec in m.sections() for k in CONFIG_KEYS)
+def _has_settings(m: Model, keys: list[str]) -> bool:
+    return any(isinstance(sec.get(k), dict) for sec in m.sections() for k in keys)
 
 
 def _settings_file(m: Model, names: tuple[str, ...]) -> Optional[bool]:
@@ -82,11 +70,14 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     q = option(lc, "quantization")
     if not q.given or not isinstance(q.value, str):
         return
-    names = CHECKPOINT_FILES.get(q.value)
-    if names is None:
+    kb, version = lc.target.knowledge, lc.target.version
+    files = kb.setting(CHECKPOINT_FILES + q.value, version)
+    if files is None:
         return
+    names = tuple(files.values)
+    keys = kb.setting(CONFIG_KEYS, version)
     m = local_model(lc)
-    if m is None or _has_settings(m):
+    if m is None or _has_settings(m, keys.values if keys is not None else []):
         return
     if m.cached and not _has_weights(m):
         return  # a snapshot of config.json alone: vLLM would download the other files

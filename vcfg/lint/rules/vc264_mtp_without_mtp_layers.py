@@ -18,9 +18,9 @@ VERSIONS = ">=0.13.0"
 MODEL_TYPES = "mtp.model-types"
 UNJUDGED = "mtp.draft-model-unjudged"
 ALIASED = "mtp.method-names-aliased"
-#: words in a model's path or architecture that make vLLM pick another draft method
-#: for the same checkpoint (0.20.2 config/speculative.py:580-600)
-OTHER_DRAFTS = ("eagle", "dflash", "dspark", "medusa", "mlp_speculator", "mtp", "nextn")
+#: and the words in a model's path or architecture that make vLLM pick another draft
+#: method for the same checkpoint
+OTHER_DRAFTS = "mtp.other-draft-words"
 
 
 RULE = Rule(
@@ -55,7 +55,7 @@ RULE = Rule(
 )
 
 
-def _mentions_mtp(m: Model) -> bool:
+def _mentions_mtp(m: Model, words: list[str]) -> bool:
     def walk(v: Any, depth: int) -> bool:
         if depth > 4:
             return True  # too deep to tell: assume it may
@@ -70,7 +70,7 @@ def _mentions_mtp(m: Model) -> bool:
             return any(walk(x, depth + 1) for x in v[:64])
         elif isinstance(v, str):
             low = v.lower()
-            return any(w in low for w in OTHER_DRAFTS)
+            return any(w in low for w in words)
         return False
 
     return walk(m.raw, 0)
@@ -102,10 +102,12 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         return
     m = local_model(lc)
     types = kb.setting(MODEL_TYPES, version)
-    if m is None or _known_type(m, types.values if types is not None else []) or _mentions_mtp(m):
+    others = kb.setting(OTHER_DRAFTS, version)
+    words = others.values if others is not None else []
+    if m is None or _known_type(m, types.values if types is not None else []) or _mentions_mtp(m, words):
         return
     model_text = str(pa.model.value).lower() if pa.model is not None else ""
-    if any(w in model_text for w in OTHER_DRAFTS):
+    if any(w in model_text for w in words):
         return
     yield RULE.diag(
         value_span_of(lc, ov, "method"),
