@@ -31,6 +31,7 @@ from vcfg.launch.args.jsonpos import JsonDoc, JsonSyntaxError, _doc_from
 from vcfg.launch.args.lookalike import lookalikes
 from vcfg.launch.args.results import ArgProblem, OptionValue, ParsedArgs
 from vcfg.launch.model import SERVE, Invocation, LaunchPlan, Span, Word, join_spans
+from vcfg.records import replace
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations only
     from vcfg.catalog.model import Catalog, Flag
@@ -295,23 +296,9 @@ class Parser:
                     value = True
                 else:
                     value = not negated
+                written = self._written(t)
                 occ.append(
-                    OptionValue(
-                        flag,
-                        matched,
-                        self._written(t),
-                        flag.dest,
-                        value,
-                        True,
-                        (),
-                        name_span,
-                        name_span,
-                        None,
-                        t.origin,
-                        None,
-                        negated,
-                        how,
-                    )
+                    _occurrence(flag, matched, written, name_span, name_span, t.origin, how, value, negated=negated)
                 )
                 i += 1
                 continue
@@ -354,39 +341,9 @@ class Parser:
             if action == "append":
                 prev = next((o for o in reversed(occ) if o.dest == flag.dest), None)
                 if prev is not None and prev.known and ov.known:
-                    ov = OptionValue(
-                        ov.flag,
-                        ov.option,
-                        ov.written,
-                        ov.dest,
-                        list(prev.value) + [ov.value],
-                        True,
-                        ov.words,
-                        ov.span,
-                        ov.name_span,
-                        ov.value_span,
-                        ov.origin,
-                        ov.json,
-                        ov.negated,
-                        ov.match,
-                    )
+                    ov = replace(ov, value=list(prev.value) + [ov.value])
                 elif ov.known:
-                    ov = OptionValue(
-                        ov.flag,
-                        ov.option,
-                        ov.written,
-                        ov.dest,
-                        [ov.value],
-                        True,
-                        ov.words,
-                        ov.span,
-                        ov.name_span,
-                        ov.value_span,
-                        ov.origin,
-                        ov.json,
-                        ov.negated,
-                        ov.match,
-                    )
+                    ov = replace(ov, value=[ov.value])
             occ.append(ov)
             i = j
         # duplicates: both kept, the last wins
@@ -439,21 +396,10 @@ class Parser:
         origin: str,
         known: bool = True,
     ) -> OptionValue:
+        option = flag.long_name if flag.option_strings else dest
+        words = tuple(t.word for t in toks)
         return OptionValue(
-            flag,
-            flag.long_name if flag.option_strings else dest,
-            toks[0].text or "",
-            dest,
-            value,
-            known,
-            tuple(t.word for t in toks),
-            span,
-            name_span,
-            span,
-            origin,
-            None,
-            False,
-            how,
+            flag, option, toks[0].text or "", dest, value, known, words, span, name_span, span, origin, match=how
         )
 
     def convert(
@@ -463,24 +409,16 @@ class Parser:
         span = join_spans(name_span, vspan) if vspan is not None and vspan.file == name_span.file else name_span
         origin = "dotted" if consumed and consumed[0].origin == "dotted" else t.origin
         words = tuple(c.word for c in consumed)
+        written = self._written(t)
+
+        def result(value: Any, known: bool = True, doc: Optional[JsonDoc] = None) -> OptionValue:
+            """This occurrence with ``value`` (None, not ``known``: no value vcfg can compute
+            or vLLM would take)."""
+            return _occurrence(flag, matched, written, span, name_span, origin, how, value, known, words, vspan, doc)
+
         if not consumed:
             # nargs="?" without a value: the const
-            return OptionValue(
-                flag,
-                matched,
-                self._written(t),
-                flag.dest,
-                flag.const,
-                True,
-                (),
-                span,
-                name_span,
-                None,
-                origin,
-                None,
-                False,
-                how,
-            )
+            return result(flag.const)
         unknown = [c for c in consumed if c.text is None]
         if unknown:
             c = unknown[0]
@@ -491,22 +429,7 @@ class Parser:
                 matched,
                 severity="info",
             )
-            return OptionValue(
-                flag,
-                matched,
-                self._written(t),
-                flag.dest,
-                None,
-                False,
-                words,
-                span,
-                name_span,
-                vspan,
-                origin,
-                None,
-                False,
-                how,
-            )
+            return result(None, False)
         many = nargs in ("+", "*") or (isinstance(nargs, int) and nargs != 1)
         values: list[Any] = []
         doc: Optional[JsonDoc] = None
@@ -531,39 +454,8 @@ class Parser:
                 ok = False
             values.append(v)
         if not ok:
-            return OptionValue(
-                flag,
-                matched,
-                self._written(t),
-                flag.dest,
-                None,
-                False,
-                words,
-                span,
-                name_span,
-                vspan,
-                origin,
-                doc,
-                False,
-                how,
-            )
-        value = values if many else values[0]
-        return OptionValue(
-            flag,
-            matched,
-            self._written(t),
-            flag.dest,
-            value,
-            True,
-            words,
-            span,
-            name_span,
-            vspan,
-            origin,
-            doc,
-            False,
-            how,
-        )
+            return result(None, False, doc)
+        return result(values if many else values[0], True, doc)
 
     def _conv_problem(self, flag: "Flag", matched: str, c: _Tok, e: ValueError) -> tuple[str, str, Span, str]:
         if isinstance(e, JsonSyntaxError):
@@ -646,6 +538,28 @@ def _in_choices(v: Any, choices: list[Any]) -> bool:
     if isinstance(v, list):
         return all(x in choices for x in v)
     return False
+
+
+def _occurrence(
+    flag: "Flag",
+    matched: str,
+    written: str,
+    span: Span,
+    name_span: Span,
+    origin: str,
+    how: str,
+    value: Any,
+    known: bool = True,
+    words: tuple[Word, ...] = (),
+    value_span: Optional[Span] = None,
+    doc: Optional[JsonDoc] = None,
+    negated: bool = False,
+) -> OptionValue:
+    """One occurrence of a catalog flag, matched as ``matched`` (``how``: exact, abbrev,
+    alias); without ``words`` it took no value (a switch, nargs="?" alone)."""
+    return OptionValue(
+        flag, matched, written, flag.dest, value, known, words, span, name_span, value_span, origin, doc, negated, how
+    )
 
 
 def _join_vals(vals: Sequence[_Tok]) -> Optional[Span]:
