@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from vcfg.catalog.model import Catalog, ConfigClass, ConfigField, Flag
 
@@ -384,242 +384,153 @@ def _json_cases(
 # --------------------------------------------------------------------------- by hand
 
 
-def _by_hand(cat: Catalog, m: dict[str, str]) -> list[tuple[str, str, list[str], dict[str, str], Optional[str]]]:
-    """(kind, subject, argv after the model, env, example) written out."""
-    has = {s for f in cat.flags for s in f.option_strings}
-    d = m["dense"]
-    rows: list[tuple[str, str, list[str], dict[str, str], Optional[str], str]] = []
+SPEC = '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}'
+KV = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
 
-    def add(
-        kind: str,
-        subject: str,
-        argv: list[str],
-        env: Optional[dict[str, str]] = None,
-        example: Optional[str] = None,
-        model: str = d,
-    ) -> None:
-        if all(not a.startswith("--") or a.split("=")[0].split(".")[0] in has for a in argv):
-            rows.append((kind, subject, argv, env or {}, example, model))
 
-    spec = '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}'
-    kv = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+class Hand(NamedTuple):
+    """A launch written by hand: the words after the model, the environment, the
+    example of issue #16 it is (the test asserts both sides refuse it) and the model
+    folder it runs on (`write_models`: dense, quant or moe)."""
+
+    kind: str
+    subject: str
+    argv: tuple[str, ...]
+    env: Optional[dict[str, str]] = None
+    example: Optional[str] = None
+    model: str = "dense"
+
+
+# one launch a line
+# fmt: off
+BY_HAND: tuple[Hand, ...] = (
     # the issue's examples
-    add("wrong-choice", "--kv-cache-dtype", ["--kv-cache-dtype", "fp4"], example="kv-cache-dtype fp4")
-    add("cross-field", "--kv-cache-dtype", ["--kv-cache-dtype", "float16"], example="kv-cache-dtype float16 on bf16")
-    add("wrong-choice", "--quantization", ["--quantization", "gptq4"], example="quantization gptq4")
-    add("wrong-choice", "--attention-backend", ["--attention-backend", "FLASH"], example="attention-backend FLASH")
-    add(
-        "wrong-choice",
-        "--reasoning-parser",
-        ["--reasoning-parser", "deepseek-r2"],
-        example="reasoning-parser deepseek-r2",
-    )
-    add(
-        "wrong-choice",
-        "--tool-call-parser",
-        ["--enable-auto-tool-choice", "--tool-call-parser", "hermess"],
-        example="tool-call-parser hermess",
-    )
-    add("out-of-range", "--max-model-len", ["--max-model-len", "0"], example="max-model-len 0")
-    add(
-        "wrong-choice",
-        "speculative.method",
-        ["--speculative-config", '{"method":"ngramm","num_speculative_tokens":3}'],
-        example="speculative method ngramm",
-    )
-    add(
-        "wrong-type",
-        "speculative.num_speculative_tokens",
-        ["--speculative-config", '{"method":"ngram","num_speculative_tokens":"three"}'],
-        example="num_speculative_tokens three",
-    )
-    add(
-        "out-of-range",
-        "speculative.num_speculative_tokens",
-        ["--speculative-config", '{"method":"ngram","num_speculative_tokens":-1}'],
-        example="num_speculative_tokens -1",
-    )
-    add(
-        "misspelt-name",
-        "speculative.num_speculative_token",
-        ["--speculative-config", '{"method":"ngram","num_speculative_token":3}'],
-        example="num_speculative_token",
-    )
-    add("wrong-type", "--compilation-config", ["--compilation-config", "3"], example="compilation-config 3")
-    add("wrong-choice", "compilation.mode", ["--compilation-config", '{"mode":7}'], example="compilation mode 7")
-    add(
-        "wrong-choice",
-        "compilation.cudagraph_mode",
-        ["--compilation-config", '{"cudagraph_mode":"FULLL"}'],
-        example="cudagraph_mode FULLL",
-    )
-    add(
-        "wrong-type",
-        "--hf-overrides",
-        ["--hf-overrides", '{"max_position_embeddings":'],
-        example="hf-overrides broken JSON",
-    )
-    add(
-        "cross-field",
-        "--max-num-batched-tokens",
-        ["--max-num-batched-tokens", "4096", "--no-enable-chunked-prefill"],
-        example="batched tokens below model len",
-    )
-    add(
-        "cross-field",
-        "--long-prefill-token-threshold",
-        ["--max-model-len", "4096", "--long-prefill-token-threshold", "8192"],
-        example="long prefill above max-model-len",
-    )
-    add("cross-field", "-dcp", ["-dcp", "4", "-tp", "2"], example="dcp 4 tp 2")
-    add("cross-field", "--enable-log-outputs", ["--enable-log-outputs"], example="log outputs without log requests")
-    add(
-        "cross-field",
-        "--enable-auto-tool-choice",
-        ["--enable-auto-tool-choice"],
-        example="auto tool choice without parser",
-    )
-    add("cross-field", "--quantization", ["--quantization", "awq"], example="awq on unquantized")
-    add(
-        "cross-field",
-        "speculative.method",
-        ["--speculative-config", '{"method":"mtp","num_speculative_tokens":1}'],
-        example="mtp on dense",
-    )
-    add(
-        "cross-field",
-        "--kv-transfer-config.kv_port",
-        ["--kv-transfer-config", kv, "--kv-transfer-config.kv_port", "5601"],
-        example="dotted after JSON",
-    )
-    add("env", "VLLM_LOGGING_LEVEL", [], {"VLLM_LOGGING_LEVEL": "LOUD"}, example="VLLM_LOGGING_LEVEL LOUD")
-    add(
-        "env",
-        "VLLM_*",
-        ["--fail-on-environ-validation"],
-        {"VLLM_NOT_A_VARIABLE": "1"},
-        example="unknown VLLM_* with fail-on-environ-validation",
-    )
-
+    Hand("wrong-choice", "--kv-cache-dtype", ("--kv-cache-dtype", "fp4"), example="kv-cache-dtype fp4"),
+    Hand("cross-field", "--kv-cache-dtype", ("--kv-cache-dtype", "float16"), example="kv-cache-dtype float16 on bf16"),
+    Hand("wrong-choice", "--quantization", ("--quantization", "gptq4"), example="quantization gptq4"),
+    Hand("wrong-choice", "--attention-backend", ("--attention-backend", "FLASH"), example="attention-backend FLASH"),
+    Hand("wrong-choice", "--reasoning-parser", ("--reasoning-parser", "deepseek-r2"), example="reasoning-parser deepseek-r2"),
+    Hand("wrong-choice", "--tool-call-parser", ("--enable-auto-tool-choice", "--tool-call-parser", "hermess"), example="tool-call-parser hermess"),
+    Hand("out-of-range", "--max-model-len", ("--max-model-len", "0"), example="max-model-len 0"),
+    Hand("wrong-choice", "speculative.method", ("--speculative-config", '{"method":"ngramm","num_speculative_tokens":3}'), example="speculative method ngramm"),
+    Hand("wrong-type", "speculative.num_speculative_tokens", ("--speculative-config", '{"method":"ngram","num_speculative_tokens":"three"}'), example="num_speculative_tokens three"),
+    Hand("out-of-range", "speculative.num_speculative_tokens", ("--speculative-config", '{"method":"ngram","num_speculative_tokens":-1}'), example="num_speculative_tokens -1"),
+    Hand("misspelt-name", "speculative.num_speculative_token", ("--speculative-config", '{"method":"ngram","num_speculative_token":3}'), example="num_speculative_token"),
+    Hand("wrong-type", "--compilation-config", ("--compilation-config", "3"), example="compilation-config 3"),
+    Hand("wrong-choice", "compilation.mode", ("--compilation-config", '{"mode":7}'), example="compilation mode 7"),
+    Hand("wrong-choice", "compilation.cudagraph_mode", ("--compilation-config", '{"cudagraph_mode":"FULLL"}'), example="cudagraph_mode FULLL"),
+    Hand("wrong-type", "--hf-overrides", ("--hf-overrides", '{"max_position_embeddings":'), example="hf-overrides broken JSON"),
+    Hand("cross-field", "--max-num-batched-tokens", ("--max-num-batched-tokens", "4096", "--no-enable-chunked-prefill"), example="batched tokens below model len"),
+    Hand("cross-field", "--long-prefill-token-threshold", ("--max-model-len", "4096", "--long-prefill-token-threshold", "8192"), example="long prefill above max-model-len"),
+    Hand("cross-field", "-dcp", ("-dcp", "4", "-tp", "2"), example="dcp 4 tp 2"),
+    Hand("cross-field", "--enable-log-outputs", ("--enable-log-outputs",), example="log outputs without log requests"),
+    Hand("cross-field", "--enable-auto-tool-choice", ("--enable-auto-tool-choice",), example="auto tool choice without parser"),
+    Hand("cross-field", "--quantization", ("--quantization", "awq"), example="awq on unquantized"),
+    Hand("cross-field", "speculative.method", ("--speculative-config", '{"method":"mtp","num_speculative_tokens":1}'), example="mtp on dense"),
+    Hand("cross-field", "--kv-transfer-config.kv_port", ("--kv-transfer-config", KV, "--kv-transfer-config.kv_port", "5601"), example="dotted after JSON"),
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "LOUD"}, example="VLLM_LOGGING_LEVEL LOUD"),
+    Hand("env", "VLLM_*", ("--fail-on-environ-validation",), {"VLLM_NOT_A_VARIABLE": "1"}, example="unknown VLLM_* with fail-on-environ-validation"),
     # valid and near-valid neighbours of the examples
-    add("valid", "--kv-cache-dtype", ["--kv-cache-dtype", "bfloat16"])
-    add("valid", "--kv-cache-dtype", ["--kv-cache-dtype", "fp8"])
-    add("valid", "--quantization", ["--quantization", "gptq"], model=m["quant"])
-    add("cross-field", "--quantization", ["--quantization", "fp8"], model=m["quant"])
-    add("valid", "--quantization", ["--quantization", "fp8"])
-    add("valid", "--attention-backend", ["--attention-backend", "CPU_ATTN"])
-    add("valid", "--reasoning-parser", ["--reasoning-parser", "deepseek_r1"])
-    add("valid", "--tool-call-parser", ["--enable-auto-tool-choice", "--tool-call-parser", "hermes"])
-    add("valid", "--tool-call-parser", ["--tool-call-parser", "hermes"])
-    add("valid", "--enable-log-outputs", ["--enable-log-outputs", "--enable-log-requests"])
-    add("valid", "-dcp", ["-dcp", "2", "-tp", "8"])
-    add("valid", "--max-num-batched-tokens", ["--max-num-batched-tokens", "8192", "--no-enable-chunked-prefill"])
-    add(
-        "valid",
-        "--max-num-batched-tokens",
-        ["--max-num-batched-tokens", "4096", "--max-model-len", "4096", "--no-enable-chunked-prefill"],
-    )
-    add(
-        "valid", "--long-prefill-token-threshold", ["--max-model-len", "4096", "--long-prefill-token-threshold", "2048"]
-    )
-    add("valid", "--compilation-config", ["--compilation-config", '{"mode":3}'])
-    add("valid", "--compilation-config", ["--compilation-config", '{"mode":"VLLM_COMPILE"}'])
-    add("wrong-choice", "compilation.mode", ["--compilation-config", '{"mode":"VLLM_COMPILED"}'])
-    add("valid", "--compilation-config", ["--compilation-config", '{"cudagraph_mode":"FULL_AND_PIECEWISE"}'])
-    add("valid", "--compilation-config", ["--compilation-config", '{"cudagraph_mode":"full"}'])
-    add("valid", "--compilation-config", ["--compilation-config", '{"cudagraph_mode":"NONE"}'])
-    add("wrong-choice", "compilation.cudagraph_mode", ["--compilation-config", '{"cudagraph_mode":2}'])
-    add("valid", "-O", ["-O3"])
-    add("valid", "-O", ["-O0"])
-    add("wrong-choice", "-O", ["-O7"])
-    add("valid", "--compilation-config.mode", ["--compilation-config.mode", "3"])
-    add("wrong-choice", "--compilation-config.mode", ["--compilation-config.mode", "9"])
-    add("valid", "--compilation-config.cudagraph_mode", ["--compilation-config.cudagraph_mode", "PIECEWISE"])
-    add("wrong-choice", "--compilation-config.cudagraph_mode", ["--compilation-config.cudagraph_mode", "PIECEWIS"])
-    add("valid", "--hf-overrides", ["--hf-overrides", '{"max_position_embeddings":4096}'])
-    add("wrong-type", "--hf-overrides", ["--hf-overrides", "3"])
-    add("valid", "--speculative-config", ["--speculative-config", spec])
-    add("valid", "--kv-transfer-config", ["--kv-transfer-config", kv])
-    add(
-        "valid",
-        "--kv-transfer-config.kv_port",
-        [
-            "--kv-transfer-config.kv_connector",
-            "NixlConnector",
-            "--kv-transfer-config.kv_role",
-            "kv_both",
-            "--kv-transfer-config.kv_port",
-            "5601",
-        ],
-    )
-    add("cross-field", "--kv-transfer-config.kv_role", ["--kv-transfer-config.kv_role", "kv_producer"])
-    add("cross-field", "--kv-transfer-config", ["--kv-transfer-config", '{"kv_connector":"NixlConnector"}'])
-    add(
-        "wrong-choice",
-        "--kv-transfer-config",
-        ["--kv-transfer-config", '{"kv_connector":"NixlConector","kv_role":"kv_both"}'],
-    )
-    add(
-        "wrong-type",
-        "--kv-transfer-config",
-        ["--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"'],
-    )
+    Hand("valid", "--kv-cache-dtype", ("--kv-cache-dtype", "bfloat16")),
+    Hand("valid", "--kv-cache-dtype", ("--kv-cache-dtype", "fp8")),
+    Hand("valid", "--quantization", ("--quantization", "gptq"), model="quant"),
+    Hand("cross-field", "--quantization", ("--quantization", "fp8"), model="quant"),
+    Hand("valid", "--quantization", ("--quantization", "fp8")),
+    Hand("valid", "--attention-backend", ("--attention-backend", "CPU_ATTN")),
+    Hand("valid", "--reasoning-parser", ("--reasoning-parser", "deepseek_r1")),
+    Hand("valid", "--tool-call-parser", ("--enable-auto-tool-choice", "--tool-call-parser", "hermes")),
+    Hand("valid", "--tool-call-parser", ("--tool-call-parser", "hermes")),
+    Hand("valid", "--enable-log-outputs", ("--enable-log-outputs", "--enable-log-requests")),
+    Hand("valid", "-dcp", ("-dcp", "2", "-tp", "8")),
+    Hand("valid", "--max-num-batched-tokens", ("--max-num-batched-tokens", "8192", "--no-enable-chunked-prefill")),
+    Hand("valid", "--max-num-batched-tokens", ("--max-num-batched-tokens", "4096", "--max-model-len", "4096", "--no-enable-chunked-prefill")),
+    Hand("valid", "--long-prefill-token-threshold", ("--max-model-len", "4096", "--long-prefill-token-threshold", "2048")),
+    Hand("valid", "--compilation-config", ("--compilation-config", '{"mode":3}')),
+    Hand("valid", "--compilation-config", ("--compilation-config", '{"mode":"VLLM_COMPILE"}')),
+    Hand("wrong-choice", "compilation.mode", ("--compilation-config", '{"mode":"VLLM_COMPILED"}')),
+    Hand("valid", "--compilation-config", ("--compilation-config", '{"cudagraph_mode":"FULL_AND_PIECEWISE"}')),
+    Hand("valid", "--compilation-config", ("--compilation-config", '{"cudagraph_mode":"full"}')),
+    Hand("valid", "--compilation-config", ("--compilation-config", '{"cudagraph_mode":"NONE"}')),
+    Hand("wrong-choice", "compilation.cudagraph_mode", ("--compilation-config", '{"cudagraph_mode":2}')),
+    Hand("valid", "-O", ("-O3",)),
+    Hand("valid", "-O", ("-O0",)),
+    Hand("wrong-choice", "-O", ("-O7",)),
+    Hand("valid", "--compilation-config.mode", ("--compilation-config.mode", "3")),
+    Hand("wrong-choice", "--compilation-config.mode", ("--compilation-config.mode", "9")),
+    Hand("valid", "--compilation-config.cudagraph_mode", ("--compilation-config.cudagraph_mode", "PIECEWISE")),
+    Hand("wrong-choice", "--compilation-config.cudagraph_mode", ("--compilation-config.cudagraph_mode", "PIECEWIS")),
+    Hand("valid", "--hf-overrides", ("--hf-overrides", '{"max_position_embeddings":4096}')),
+    Hand("wrong-type", "--hf-overrides", ("--hf-overrides", "3")),
+    Hand("valid", "--speculative-config", ("--speculative-config", SPEC)),
+    Hand("valid", "--kv-transfer-config", ("--kv-transfer-config", KV)),
+    Hand("valid", "--kv-transfer-config.kv_port", ("--kv-transfer-config.kv_connector", "NixlConnector", "--kv-transfer-config.kv_role", "kv_both", "--kv-transfer-config.kv_port", "5601")),
+    Hand("cross-field", "--kv-transfer-config.kv_role", ("--kv-transfer-config.kv_role", "kv_producer")),
+    Hand("cross-field", "--kv-transfer-config", ("--kv-transfer-config", '{"kv_connector":"NixlConnector"}')),
+    Hand("wrong-choice", "--kv-transfer-config", ("--kv-transfer-config", '{"kv_connector":"NixlConector","kv_role":"kv_both"}')),
+    Hand("wrong-type", "--kv-transfer-config", ("--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"')),
     # model-dependent
-    add("valid", "--enable-expert-parallel", ["--enable-expert-parallel"], model=m["moe"])
-    add("cross-field", "--enable-expert-parallel", ["--enable-expert-parallel"])
-    add("valid", "--enable-eplb", ["--enable-expert-parallel", "--enable-eplb"], model=m["moe"])
-    add("cross-field", "--enable-eplb", ["--enable-eplb"], model=m["moe"])
-    add("cross-field", "-tp", ["-tp", "3"])
-    add("valid", "-tp", ["-tp", "2"])
-    add("cross-field", "-pp", ["-pp", "8"])
-    add("valid", "-pp", ["-pp", "2"])
-    add("cross-field", "--max-model-len", ["--max-model-len", "100000"])
-    add("valid", "--max-model-len", ["--max-model-len", "8192"])
-    add("valid", "--max-model-len", ["--max-model-len", "4k"])
-    add("valid", "--max-model-len", ["--max-model-len", "auto"], model=m["moe"])
-    add("valid", "--dtype", ["--dtype", "float16"], model=m["quant"])
-    add("cross-field", "--max-num-seqs", ["--max-num-seqs", "512", "--max-num-batched-tokens", "256"])
-    add("cross-field", "--data-parallel-rank", ["--data-parallel-size", "2", "--data-parallel-rank", "2"])
-    add("valid", "--data-parallel-rank", ["--data-parallel-size", "2", "--data-parallel-rank", "1"], model=m["moe"])
-    add("cross-field", "--data-parallel-rank", ["--data-parallel-size", "2", "--data-parallel-rank", "1"])
-    add("cross-field", "--kv-transfer-config", ["--kv-transfer-config", "{}"])
-    add("cross-field", "--kv-transfer-config", ["--kv-transfer-config", '{"kv_role":"kv_both"}'])
-    add(
-        "valid",
-        "--kv-transfer-config",
-        [
-            "--kv-transfer-config",
-            kv,
-            "--kv-transfer-config",
-            '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}',
-        ],
-    )
-    add("cross-field", "--data-parallel-hybrid-lb", ["--data-parallel-hybrid-lb", "--data-parallel-external-lb"])
-    add("cross-field", "--num-redundant-experts", ["--num-redundant-experts", "2"], model=m["moe"])
-    add("cross-field", "--enable-auto-tool-choice", ["--enable-auto-tool-choice", "--tool-call-parser", "hermess"])
-    add("valid", "--", ["--max-num-seq", "8"])
-    add("misspelt-name", "--", ["--max-num-seqz", "8"])
-    add("misspelt-name", "--", ["--max-num", "8"])
-    add("wrong-type", "--served-model-name", ["--served-model-name"])
-    add("valid", "--served-model-name", ["--served-model-name", "a", "b"])
-    add("valid", "--", ["--max-num-seqs=8"])
-    add("valid", "--", ["--max_num_seqs", "8"])
-    add("valid", "--", ["--gpu-memory-utilization", "0.5", "--gpu-memory-utilization", "0.9"])
-    add("out-of-range", "--gpu-memory-utilization", ["--gpu-memory-utilization", "1.5"])
-    add("out-of-range", "-tp", ["-tp", "0"])
-    add("out-of-range", "--max-num-seqs", ["--max-num-seqs", "-1"])
+    Hand("valid", "--enable-expert-parallel", ("--enable-expert-parallel",), model="moe"),
+    Hand("cross-field", "--enable-expert-parallel", ("--enable-expert-parallel",)),
+    Hand("valid", "--enable-eplb", ("--enable-expert-parallel", "--enable-eplb"), model="moe"),
+    Hand("cross-field", "--enable-eplb", ("--enable-eplb",), model="moe"),
+    Hand("cross-field", "-tp", ("-tp", "3")),
+    Hand("valid", "-tp", ("-tp", "2")),
+    Hand("cross-field", "-pp", ("-pp", "8")),
+    Hand("valid", "-pp", ("-pp", "2")),
+    Hand("cross-field", "--max-model-len", ("--max-model-len", "100000")),
+    Hand("valid", "--max-model-len", ("--max-model-len", "8192")),
+    Hand("valid", "--max-model-len", ("--max-model-len", "4k")),
+    Hand("valid", "--max-model-len", ("--max-model-len", "auto"), model="moe"),
+    Hand("valid", "--dtype", ("--dtype", "float16"), model="quant"),
+    Hand("cross-field", "--max-num-seqs", ("--max-num-seqs", "512", "--max-num-batched-tokens", "256")),
+    Hand("cross-field", "--data-parallel-rank", ("--data-parallel-size", "2", "--data-parallel-rank", "2")),
+    Hand("valid", "--data-parallel-rank", ("--data-parallel-size", "2", "--data-parallel-rank", "1"), model="moe"),
+    Hand("cross-field", "--data-parallel-rank", ("--data-parallel-size", "2", "--data-parallel-rank", "1")),
+    Hand("cross-field", "--kv-transfer-config", ("--kv-transfer-config", "{}")),
+    Hand("cross-field", "--kv-transfer-config", ("--kv-transfer-config", '{"kv_role":"kv_both"}')),
+    Hand("valid", "--kv-transfer-config", ("--kv-transfer-config", KV, "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}')),
+    Hand("cross-field", "--data-parallel-hybrid-lb", ("--data-parallel-hybrid-lb", "--data-parallel-external-lb")),
+    Hand("cross-field", "--num-redundant-experts", ("--num-redundant-experts", "2"), model="moe"),
+    Hand("cross-field", "--enable-auto-tool-choice", ("--enable-auto-tool-choice", "--tool-call-parser", "hermess")),
+    Hand("valid", "--", ("--max-num-seq", "8")),
+    Hand("misspelt-name", "--", ("--max-num-seqz", "8")),
+    Hand("misspelt-name", "--", ("--max-num", "8")),
+    Hand("wrong-type", "--served-model-name", ("--served-model-name",)),
+    Hand("valid", "--served-model-name", ("--served-model-name", "a", "b")),
+    Hand("valid", "--", ("--max-num-seqs=8",)),
+    Hand("valid", "--", ("--max_num_seqs", "8")),
+    Hand("valid", "--", ("--gpu-memory-utilization", "0.5", "--gpu-memory-utilization", "0.9")),
+    Hand("out-of-range", "--gpu-memory-utilization", ("--gpu-memory-utilization", "1.5")),
+    Hand("out-of-range", "-tp", ("-tp", "0")),
+    Hand("out-of-range", "--max-num-seqs", ("--max-num-seqs", "-1")),
     # the environment
-    for level in ("DEBUG", "info", "WARNING", "LOUD", "trace", "5"):
-        add("env", "VLLM_LOGGING_LEVEL", [], {"VLLM_LOGGING_LEVEL": level})
-    add("env", "VLLM_LOGGING_LEVEL", [], {"VLLM_LOGGING_LEVEL": "LOUD", "VLLM_CONFIGURE_LOGGING": "0"})
-    add("env", "VLLM_*", [], {"VLLM_NOT_A_VARIABLE": "1"})
-    add("env", "VLLM_*", ["--fail-on-environ-validation"], {"VLLM_ATTENTION_BACKENDD": "FLASH_ATTN"})
-    add("env", "VLLM_*", ["--fail-on-environ-validation"], {"VLLM_LOGGING_LEVEL": "DEBUG"})
-    add("env", "VLLM_*", ["--fail-on-environ-validation"], {"VLLM_USE_V1": "1"})
-    add("env", "VLLM_*", ["--no-fail-on-environ-validation"], {"VLLM_NOT_A_VARIABLE": "1"})
-    add("env", "VLLM_ENGINE_READY_TIMEOUT_S", [], {"VLLM_ENGINE_READY_TIMEOUT_S": "abc"})
-    add("env", "VLLM_PORT", [], {"VLLM_PORT": "tcp://10.0.0.1:5000"})
-    return [(k, s, [mdl, *a], e, x) for k, s, a, e, x, mdl in rows]
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "DEBUG"}),
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "info"}),
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "WARNING"}),
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "LOUD"}),
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "trace"}),
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "5"}),
+    Hand("env", "VLLM_LOGGING_LEVEL", (), {"VLLM_LOGGING_LEVEL": "LOUD", "VLLM_CONFIGURE_LOGGING": "0"}),
+    Hand("env", "VLLM_*", (), {"VLLM_NOT_A_VARIABLE": "1"}),
+    Hand("env", "VLLM_*", ("--fail-on-environ-validation",), {"VLLM_ATTENTION_BACKENDD": "FLASH_ATTN"}),
+    Hand("env", "VLLM_*", ("--fail-on-environ-validation",), {"VLLM_LOGGING_LEVEL": "DEBUG"}),
+    Hand("env", "VLLM_*", ("--fail-on-environ-validation",), {"VLLM_USE_V1": "1"}),
+    Hand("env", "VLLM_*", ("--no-fail-on-environ-validation",), {"VLLM_NOT_A_VARIABLE": "1"}),
+    Hand("env", "VLLM_ENGINE_READY_TIMEOUT_S", (), {"VLLM_ENGINE_READY_TIMEOUT_S": "abc"}),
+    Hand("env", "VLLM_PORT", (), {"VLLM_PORT": "tcp://10.0.0.1:5000"}),
+)
+# fmt: on
+
+
+def _by_hand(cat: Catalog, m: dict[str, str]) -> list[tuple[str, str, list[str], dict[str, str], Optional[str]]]:
+    """(kind, subject, argv, env, example) of each `BY_HAND` launch whose options the
+    release has (an option it lacks would only test that it lacks it), the model first."""
+    has = {s for f in cat.flags for s in f.option_strings}
+    return [
+        (h.kind, h.subject, [m[h.model], *h.argv], dict(h.env or {}), h.example)
+        for h in BY_HAND
+        if all(not a.startswith("--") or a.split("=")[0].split(".")[0] in has for a in h.argv)
+    ]
 
 
 # --------------------------------------------------------------------------- all of it
