@@ -10,6 +10,7 @@ caller by construction."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -95,7 +96,11 @@ def _imports(module: str) -> list[tuple[str, str, int, bool]]:
     return out
 
 
-EDGES = {m: _imports(m) for m in MODULES}
+@functools.cache
+def _edges() -> dict[str, list[tuple[str, str, int, bool]]]:
+    """Every module's imports: parsed when a test first asks (about 1 s of ast.parse),
+    not when the file is collected by each pytest-xdist worker."""
+    return {m: _imports(m) for m in MODULES}
 
 
 def test_every_unit_has_a_layer():
@@ -105,7 +110,10 @@ def test_every_unit_has_a_layer():
 
 def test_every_import_names_a_module_that_exists():
     missing = [
-        f"{m}:{line}: {target}" for m, edges in EDGES.items() for target, _, line, _ in edges if target not in MODULES
+        f"{m}:{line}: {target}"
+        for m, edges in _edges().items()
+        for target, _, line, _ in edges
+        if target not in MODULES
     ]
     assert missing == []
 
@@ -122,13 +130,13 @@ def _upward(edges: dict[str, list[tuple[str, str, int, bool]]]) -> list[str]:
 
 
 def test_no_import_runs_up_a_layer():
-    assert _upward(EDGES) == []
+    assert _upward(_edges()) == []
 
 
 def test_no_private_name_imported_from_another_unit():
     private = {
         (m, target, name)
-        for m, edges in EDGES.items()
+        for m, edges in _edges().items()
         for target, name, _, _ in edges
         if name.startswith("_") and not name.endswith("__") and _unit(target) != _unit(m)
     }
@@ -179,7 +187,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_cycle():
-    graph = {m: {t for t, _, _, typing_only in edges if not typing_only and t != m} for m, edges in EDGES.items()}
+    graph = {m: {t for t, _, _, typing_only in edges if not typing_only and t != m} for m, edges in _edges().items()}
     assert _cycles(graph) == []
 
 
