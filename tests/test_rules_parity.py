@@ -443,6 +443,25 @@ def test_config_keys_that_fit_together_are_clean(tmp_path, args):
     assert lint(tmp_path, serve(args), "0.33.0") == []
 
 
+def test_the_proton_checks_hold_from_0_28(tmp_path):
+    """ProfilerConfig refuses a Proton option without `"profiler": "proton"`, and
+    `"profiler": "proton"` without a trace directory, from 0.28.0 (config/profiler.py:205
+    and :210), the release that adds the Proton fields, not only from 0.33.0."""
+    option = '--profiler-config \'{"proton_context":"python"}\''
+    nodir = '--profiler-config \'{"profiler":"proton"}\''
+    for version in ("0.28.0", "0.30.0", "0.32.0"):
+        text = serve(option)
+        assert lint(tmp_path, text, version) == [("VC239", 1, col(text, "proton_context"), "error")], version
+        text = serve(nodir)
+        assert lint(tmp_path, text, version) == [("VC239", 1, col(text, 'profiler":'), "error")], version
+        ok = serve(
+            '--profiler-config \'{"profiler":"proton","proton_profiler_dir":"/tmp/p","proton_context":"python"}\''
+        )
+        assert lint(tmp_path, ok, version) == [], version
+    # 0.27.1 has no Proton fields (the key is unknown there, another rule's finding)
+    assert [c for c in lint(tmp_path, serve(option), "0.27.1") if c[0] == "VC239"] == []
+
+
 def test_eplb_communicator_before_async_was_the_default(tmp_path):
     # 0.22 has no communicator check; 0.24-0.33 judge it with the release's use_async default
     assert [f[0] for f in lint(tmp_path, serve('--eplb-config \'{"communicator":"pynccl"}\''), "0.28.0")] == ["VC239"]

@@ -63,7 +63,7 @@ ENTRIES: tuple[KeyConstraint, ...] = (
         violated=lambda v: v.profiler == "proton" and not v.proton_profiler_dir,
         message='`"profiler": "proton"` needs `proton_profiler_dir`',
         help='add "proton_profiler_dir": a local directory for the traces',
-        versions=">=0.33.0",
+        versions=">=0.28.0",  # the same check from 0.28.0 (config/profiler.py:210), 0.32.0:269
         source="vllm@0.33.0:vllm/config/profiler.py:269",
     ),
     KeyConstraint(
