@@ -109,3 +109,29 @@ def test_model_rules_read_the_disk_and_are_never_kept():
     assert not keepable(mods["VC206"])  # the model's config.json
     assert not keepable(mods["VC263"])
     assert keepable(mods["VC001"]) and keepable(mods["VC101"])
+
+
+def test_the_release_keys_of_the_run_memo_are_their_owners():
+    """The run memo's entries a kept rule may read are keyed by the catalog where they
+    are made (a renamed key only makes those rules run again; this test says so)."""
+    src = {
+        "constraints.defaults": ROOT.parent / "vcfg" / "lint" / "constraints.py",
+        "near_miss": ROOT.parent / "vcfg" / "lint" / "rules" / "_env.py",
+        "vc025.enums": ROOT.parent / "vcfg" / "lint" / "rules" / "vc025_config_value_choice.py",
+    }
+    assert set(src) == set(rule_reuse._RELEASE_KEYS)
+    for key, path in src.items():
+        text = path.read_text()
+        assert f'"{key}"' in text and "is not cat" in text or "is catalog" in text, key
+
+
+def test_the_launch_keys_of_a_launch_memo_read_neither_the_file_nor_the_run():
+    import inspect
+
+    from vcfg.lint import constraints, options
+
+    assert set(rule_reuse._LAUNCH_KEYS) == {"option", "constraints._raw"}
+    for fn in (options.option, options._option, constraints._raw, constraints._raw_key):
+        src = inspect.getsource(fn)
+        assert ".file" not in src.replace("where.file", "").replace("span.file", ""), fn.__name__
+    assert 'lc.memo["option"]' in inspect.getsource(options.option)

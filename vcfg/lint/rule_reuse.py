@@ -33,6 +33,14 @@ _PURE_PATH = frozenset(("join", "basename", "dirname", "splitext", "normpath", "
 _DISK_NAMES = frozenset(("open", "read_regular", "environ", "getenv", "listdir", "scandir", "Path"))
 #: what a rule may read of its launch's file without depending on the file
 _FREE = frozenset(("path", "target", "catalog"))
+#: the run's memo entries whose values depend on the launch's catalog only (their
+#: owners key them by it: `constraints._defaults_violate`, `_env.near_miss`, VC025's
+#: value sets): reading them through the file's run is not reading the file
+_RELEASE_KEYS = frozenset(("constraints.defaults", "near_miss", "vc025.enums"))
+#: a launch's memo entries derived from the launch only, whoever asks first (the option
+#: lookups of `options.option` and `constraints._raw`, which read neither the file
+#: nor the run): never counted as wide
+_LAUNCH_KEYS = frozenset(("option", "constraints._raw"))
 
 _keepable: dict[str, bool] = {}
 
@@ -149,6 +157,9 @@ class _FileView:
         object.__setattr__(self, "_w", w)
 
     def __getattr__(self, name: str) -> Any:
+        if name == "run":
+            run = self._fc.run
+            return _RunView(run, self._w) if run is not None else None
         if name not in _FREE:
             self._w.wide = True
         return getattr(self._fc, name)
@@ -156,6 +167,60 @@ class _FileView:
     def __setattr__(self, name: str, value: Any) -> None:
         self._w.wide = True
         setattr(self._fc, name, value)
+
+
+class _RunView:
+    """The file's run as a watched rule sees it: its memo's `_RELEASE_KEYS` are free,
+    anything else marks the rule."""
+
+    __slots__ = ("_run", "_w")
+
+    def __init__(self, run: Any, w: _Watch) -> None:
+        object.__setattr__(self, "_run", run)
+        object.__setattr__(self, "_w", w)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "memo":
+            return _RunMemo(self._run.memo, self._w)
+        self._w.wide = True
+        return getattr(self._run, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self._w.wide = True
+        setattr(self._run, name, value)
+
+
+class _RunMemo:
+    """The run's memo through `_RunView`: a key but `_RELEASE_KEYS` marks the rule."""
+
+    __slots__ = ("_m", "_w")
+
+    def __init__(self, m: dict[str, Any], w: _Watch) -> None:
+        self._m, self._w = m, w
+
+    def _key(self, key: Any) -> Any:
+        if key not in _RELEASE_KEYS:
+            self._w.wide = True
+        return key
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._m.get(self._key(key), default)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        return self._m.setdefault(self._key(key), default)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._m[self._key(key)]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._m[self._key(key)] = value
+
+    def __contains__(self, key: Any) -> bool:
+        return self._key(key) in self._m
+
+    def __getattr__(self, name: str) -> Any:  # anything else (items, pop, ...): the whole memo
+        self._w.wide = True
+        return getattr(self._m, name)
 
 
 class _Memo(dict):  # type: ignore[type-arg]
@@ -186,13 +251,13 @@ class _Memo(dict):  # type: ignore[type-arg]
         return dict.__contains__(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if self.w.wide:
+        if self.w.wide and key not in _LAUNCH_KEYS:
             self.wide_keys.add(key)
         dict.__setitem__(self, key, value)
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
         self._read(key)
-        if key not in self and self.w.wide:
+        if key not in self and self.w.wide and key not in _LAUNCH_KEYS:
             self.wide_keys.add(key)
         return dict.setdefault(self, key, default)
 
@@ -202,7 +267,7 @@ class _Memo(dict):  # type: ignore[type-arg]
 
     def update(self, *a: Any, **kw: Any) -> None:
         if self.w.wide:
-            self.wide_keys.update(dict(*a, **kw))
+            self.wide_keys.update(k for k in dict(*a, **kw) if k not in _LAUNCH_KEYS)
         dict.update(self, *a, **kw)
 
 
@@ -258,7 +323,7 @@ class RuleMemo:
             w = _Watch()
             memo = _Memo(w)
             memo.update(lc.memo)  # what the engine derived (the plugin catalog): as if read wide
-            memo.wide_keys.update(lc.memo)
+            memo.wide_keys.update(k for k in lc.memo if k not in _LAUNCH_KEYS)
             lc.memo = memo
             mine[id(lc)] = (old or {}, kept, w)
             now.append((lc.path, lc.inv, pins, kept))
