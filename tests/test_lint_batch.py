@@ -86,35 +86,3 @@ def test_a_batch_with_a_serve_config_is_not_split(tmp_path, monkeypatch):
     assert batch.jobs(files, None, None) == 1  # a script of another slice may name it with --config
     assert batch.jobs([f for f in files if f.endswith(".sh")], None, None) == 2
     assert batch.jobs([f for f in files if f.endswith(".sh")], {"x": b""}, None) == 1  # --fix / --diff
-
-
-def test_the_chunks_of_a_failed_process_are_linted_here(tmp_path, monkeypatch):
-    import os
-
-    root = _tree(tmp_path)
-    monkeypatch.setattr(batch, "MIN_FILES", 8)
-    monkeypatch.setenv("VCFG_JOBS", "1")
-    one = lint_paths([str(root)], "0.33.0")
-    took, told = os.pipe()
-
-    def dying(queue, *rest):  # type: ignore[no-untyped-def]
-        os.write(told, os.read(queue, 4))  # takes the first chunk, then ends without a result
-        os._exit(1)
-
-    mine: list[int] = []
-    real_work = batch._work
-
-    def work(*a):  # type: ignore[no-untyped-def]
-        child_took = int.from_bytes(os.read(took, 4), "little")  # once the child has its chunk
-        done = real_work(*a)
-        mine.extend([child_took, *(k for k, _ in done)])
-        return done
-
-    monkeypatch.setattr(batch, "_child", dying)
-    monkeypatch.setattr(batch, "_work", work)
-    monkeypatch.setenv("VCFG_JOBS", "2")
-    split = lint_paths([str(root)], "0.33.0")
-    os.close(took)
-    os.close(told)
-    assert mine[0] == 0 and 0 not in mine[1:] and len(mine) > 2  # the child took chunk 0, this process the rest
-    assert _view(split) == _view(one)  # chunk 0 linted here again

@@ -1,17 +1,14 @@
 """A lint of many files split over the machine's cores.
 
 A folder of launch scripts is linted in ``jobs`` processes forked from this one (the
-catalog, the knowledge packs and the rule modules are loaded once, before the fork).
-The files are cut into contiguous chunks (`_slices`: about 16 per process), and each
-process, this one too, lints the next chunk no one has taken (a pipe of chunk numbers)
-until none is left, so that the processes finish together however the slow files
-fall; the chunks' results are merged, in file order, into what one process would have
-printed.  That holds because:
+catalog, the knowledge packs and the rule modules are loaded once, before the fork),
+each over a contiguous slice of the files; the results are merged into what one
+process would have printed.  That holds because:
 
 - a file's findings never depend on which other files are linted with it: the
   run-scope rules judge one deployment at a time, and a member of a file's deployment
-  that is in another chunk is read there as context (docs/launch.md, "Deployments and
-  hosts"), its own findings reported by the chunk that has it;
+  that is in another slice is read there as context (docs/launch.md, "Deployments and
+  hosts"), its own findings reported by the slice that has it;
 - a serve-config YAML is read differently when a script of the same run names it with
   ``--config`` (vcfg/launch/read.py): a batch with a file a serve-config reader may
   take is not split;
@@ -21,7 +18,7 @@ printed.  That holds because:
 
 Only a plain lint with at least `MIN_FILES` files is split (not ``--fix``/``--diff``,
 which lint from memory, nor standard input), only where ``os.fork`` exists, and not
-when ``VCFG_JOBS=1``.  The chunks of a process that fails are linted again in this one.
+when ``VCFG_JOBS=1``.  A slice whose process fails is linted again in this one.
 """
 
 from __future__ import annotations
@@ -57,65 +54,40 @@ def jobs(files: Sequence[str], contents: Optional[dict[str, bytes]], stdin_filen
 
 
 def _slices(n_files: int, n: int) -> list[tuple[int, int]]:
-    """``n_files`` cut into contiguous chunks, about `CHUNKS_PER_JOB` for each of ``n``
-    processes (at least `MIN_CHUNK` files each): the processes take the next chunk
-    when they finish one, so a slow file (a script that unrolls a loop of launches)
-    does not leave the other cores idle at the end."""
-    size = max(MIN_CHUNK, -(-n_files // (n * CHUNKS_PER_JOB)))
-    return [(a, min(a + size, n_files)) for a in range(0, n_files, size)]
+    step, extra = divmod(n_files, n)
+    out, a = [], 0
+    for k in range(n):
+        b = a + step + (1 if k < extra else 0)
+        out.append((a, b))
+        a = b
+    return out
 
 
-#: chunks per process, and the fewest files in a chunk (each chunk is a run of its own:
-#: its deployment grouping, rule selection and result cost well under a file's lint)
-CHUNKS_PER_JOB = 16
-MIN_CHUNK = 8
-
-
-def _work(
-    queue: int,
-    cuts: Sequence[tuple[int, int]],
-    files: Sequence[str],
-    named: Sequence[bool],
-    target: Any,
-    lint_files: Callable[..., Any],
-) -> list[tuple[int, tuple[Any, ...]]]:
-    """Lint the chunks this process takes from ``queue`` (a pipe of 4-byte chunk
-    numbers, written whole before the fork: a 4-byte read takes one number, never
-    part of one), until it is empty."""
-    done: list[tuple[int, tuple[Any, ...]]] = []
-    while True:
-        got = os.read(queue, 4)
-        if len(got) < 4:
-            return done
-        k = int.from_bytes(got, "little")
-        a, b = cuts[k]
-        done.append((k, _parts(lint_files(files[a:b], named[a:b], target, keyed=True))))
-
-
-def _child(
-    queue: int,
-    cuts: Sequence[tuple[int, int]],
-    files: Sequence[str],
-    named: Sequence[bool],
-    target: Any,
-    w: int,
-    lint_files: Callable[..., Any],
-) -> None:
-    """In the forked process: lint chunks, send their results, exit without running
-    the parent's clean-up (``os._exit``)."""
+def _child(files: Sequence[str], named: Sequence[bool], target: Any, w: int, lint_files: Callable[..., Any]) -> None:
+    """In the forked process: lint, send the result, exit without running the
+    parent's clean-up (``os._exit``)."""
     import pickle  # imported by the parent before the fork
 
     code = 0
     try:
-        done = _work(queue, cuts, files, named, target, lint_files)
-        sent = []
-        for k, p in done:
-            shown = {d.span.file for d in p[0]}
-            sent.append((k, (*p[:3], {f: v for f, v in p[3].items() if f in shown}, *p[4:])))
-        payload = pickle.dumps(sent, protocol=pickle.HIGHEST_PROTOCOL)
+        r = lint_files(files, named, target, keyed=True)
+        shown = {d.span.file for d in r.diagnostics}
+        payload = pickle.dumps(
+            (
+                r.diagnostics,
+                r.summary.files,
+                r.summary.launches,
+                {k: v for k, v in r.sources.items() if k in shown},
+                r.internal_errors,
+                r.path_errors,
+                r.launch_releases,
+                r.path_notes,
+            ),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
         with os.fdopen(w, "wb") as fh:
             fh.write(payload)
-    except BaseException:  # noqa: BLE001 - the parent lints its chunks itself
+    except BaseException:  # noqa: BLE001 - the parent lints this slice itself
         code = 1
     finally:
         os._exit(code)
@@ -132,7 +104,7 @@ def lint_split(
     """``lint_files`` (vcfg.lint.engine's) over ``files`` in ``n`` processes, the
     results merged with ``merge`` (`vcfg.lint.engine.merge_results`)."""
     import gc
-    import pickle  # here, before the fork: the children reuse it
+    import pickle  # here, not at the top: a lint that is not split never needs it (6M instructions)
 
     from vcfg.lint.registry import rule_modules
 
@@ -140,38 +112,41 @@ def lint_split(
     gc.collect()
     gc.freeze()  # the children's collectors do not walk (and copy) the parent's heap
     cuts = _slices(len(files), n)
-    queue, wq = os.pipe()
-    os.write(wq, b"".join(k.to_bytes(4, "little") for k in range(len(cuts))))  # far under a pipe's buffer
-    os.close(wq)
-    children: list[tuple[int, int]] = []
-    for _ in range(n - 1):
+    children: list[tuple[int, int, tuple[int, int]]] = []
+    for a, b in cuts[:-1]:
         r, w = os.pipe()
         try:
             pid = os.fork()
         except OSError:
             os.close(r)
             os.close(w)
+            children.append((-1, -1, (a, b)))
             continue
         if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
             os.close(r)
-            _child(queue, cuts, files, named, target, w, lint_files)
+            _child(files[a:b], named[a:b], target, w, lint_files)
         os.close(w)
-        children.append((pid, r))
-    parts: dict[int, tuple[Any, ...]] = dict(_work(queue, cuts, files, named, target, lint_files))
-    os.close(queue)
-    for pid, r in children:
-        with os.fdopen(r, "rb") as fh:
-            data = fh.read()
-        _, status = os.waitpid(pid, 0)
-        if status == 0 and data:
-            try:
-                parts.update(pickle.loads(data))
-            except Exception:  # noqa: BLE001 - a truncated result: its chunks are linted here
-                pass
-    for k, (a, b) in enumerate(cuts):  # a chunk whose process failed
-        if k not in parts:
-            parts[k] = _parts(lint_files(files[a:b], named[a:b], target, keyed=True))
-    return merge([parts[k] for k in range(len(cuts))], target)
+        children.append((pid, r, (a, b)))
+    a, b = cuts[-1]
+    mine = lint_files(files[a:b], named[a:b], target, keyed=True)
+    parts: list[Any] = []
+    for pid, r, (a, b) in children:
+        got = None
+        if r >= 0:
+            with os.fdopen(r, "rb") as fh:
+                data = fh.read()
+            _, status = os.waitpid(pid, 0)
+            if status == 0 and data:
+                try:
+                    got = pickle.loads(data)
+                except Exception:  # noqa: BLE001 - a truncated result: linted here
+                    got = None
+        if got is None:
+            again = lint_files(files[a:b], named[a:b], target, keyed=True)
+            got = _parts(again)
+        parts.append(got)
+    parts.append(_parts(mine))
+    return merge(parts, target)
 
 
 def _parts(r: Any) -> tuple[Any, ...]:
