@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from vcfg import __version__
@@ -28,7 +29,7 @@ def render(
     rule_objs = []
     for code in used:
         r = by_code.get(code)
-        obj = {"id": code}
+        obj: dict[str, Any] = {"id": code}
         if r is not None:
             obj.update(
                 {

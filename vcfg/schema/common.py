@@ -97,7 +97,7 @@ def to_draft(schema: dict[str, Any], draft: Draft) -> dict[str, Any]:
 
     def walk(node: Any) -> Any:
         if isinstance(node, dict):
-            out = {}
+            out: dict[str, Any] = {}
             for k, v in node.items():
                 if k == "$ref" and isinstance(v, str) and v.startswith("#/$defs/"):
                     out[k] = "#/definitions/" + v[len("#/$defs/") :]

@@ -88,7 +88,7 @@ def class_schema(ctx: Context, name: str) -> dict[str, Any]:
         if note is None:
             continue
         props[fname] = _absent(ctx, cls, other, note)
-    words = [f"`{cls.name}` at {cls.loc}"]
+    words: list[Optional[str]] = [f"`{cls.name}` at {cls.loc}"]
     words.append(
         "Unknown keys are rejected by this release."
         if cls.extra_forbid

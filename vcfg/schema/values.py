@@ -8,7 +8,7 @@ accepts the text forms that convert, as patterns on strings.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from vcfg.catalog.model import ConfigField, Constraint, EnvVar, ExtraKey, Flag
 from vcfg.schema import common as c
@@ -379,7 +379,7 @@ _COERCED: dict[str, dict[str, Any]] = {
 
 
 def extra_key_value(
-    key: ExtraKey, json_types: Optional[list[str]] = None, choices: Optional[list[Any]] = None
+    key: ExtraKey, json_types: Optional[Sequence[str]] = None, choices: Optional[list[Any]] = None
 ) -> dict[str, Any]:
     """A ``kv_connector_extra_config`` value.  ``json_types``/``choices`` come from a
     knowledge pack and win over the scan; without them, a key vLLM reads as given

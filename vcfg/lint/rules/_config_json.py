@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable, Iterator, Optional
 
 from vcfg.catalog.model import ConfigClass, ConfigField
-from vcfg.diagnostics import Span
+from vcfg.diagnostics import Severity, Span
 from vcfg.lint.context import LaunchContext, Target
 from vcfg.lint.rules._args import json_options, key_span_of, parsed, value_span_of
 from vcfg.lint.rules._util import first_absent_since, first_present_after
@@ -165,7 +165,7 @@ def rejects_extra(cls: ConfigClass) -> bool:
     return cls.extra_forbid
 
 
-def key_severity(cls: ConfigClass) -> str:
+def key_severity(cls: ConfigClass) -> Severity:
     return "error" if rejects_extra(cls) else "warning"
 
 

@@ -28,7 +28,7 @@ def _servers_at(run: RunContext) -> dict[tuple[str, str, int], list[LaunchContex
                 names = {specific_host(lc)}
                 if m.startswith("host:"):
                     names.add(address(m[5:]))
-                for h in names - {None}:
+                for h in (n for n in names if n is not None):
                     out.setdefault(("addr", h, port), []).append(lc)
         return out
 

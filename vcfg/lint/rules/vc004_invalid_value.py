@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic, Severity
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import problems, span
@@ -33,7 +33,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for p in problems(lc, *CODES):
         if p.code == "missing-value" and any(line <= p.span.line for line in broken):
             continue  # VC000 explains it: an unterminated quote swallowed the value
-        sev = "warning" if p.severity == "warning" else "error"
+        sev: Severity = "warning" if p.severity == "warning" else "error"
         yield RULE.diag(span(lc, p.span), p.message, severity=sev, help=_HELP.get(p.code))
 
 

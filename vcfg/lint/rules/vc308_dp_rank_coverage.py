@@ -61,10 +61,11 @@ def _spot(lc: LaunchContext):  # type: ignore[no-untyped-def]
 def _fmt(ranks: set[int]) -> str:
     xs = sorted(ranks)
     out, start = [], xs[0]
-    for a, b in zip(xs, xs[1:] + [None]):  # type: ignore[list-item]
+    for a, b in zip(xs, [*xs[1:], None]):
         if b != a + 1:
             out.append(str(start) if start == a else f"{start}..{a}")
-            start = b
+            if b is not None:
+                start = b
     return ", ".join(out)
 
 
