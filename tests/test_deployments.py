@@ -278,3 +278,53 @@ def test_findings_do_not_depend_on_order_or_batching(tmp_path, order, cuts):
     batches = [order[a:b] for a, b in zip(bounds, bounds[1:])]
     split = sorted(f for batch in batches for f in findings(tmp_path, batch, config, errors_only=False))
     assert split == whole
+
+
+HELM_VALUES = """\
+servingEngineSpec:
+  modelSpec:
+  - name: "llama3"
+    repository: "vllm/vllm-openai"
+    tag: "v0.10.0"
+    modelURL: "meta-llama/Llama-3.1-8B-Instruct"
+    requestGPU: 1
+    vllmConfig:
+      maxModelLen: 4096
+"""
+
+
+def test_a_launch_from_chart_values_runs_in_its_own_pod(tmp_path):
+    """production-stack values start a pod: not the machine that runs the values file,
+    so a script's server on port 8000 of the host named for both files is no collision."""
+    write(tmp_path, {"values.yaml": HELM_VALUES, "a.sh": "CUDA_VISIBLE_DEVICES=0 vllm serve m --port 8000\n"})
+    both = '[deployments.x]\nfiles = ["a.sh", "values.yaml"]\nhosts = { "a.sh" = "gpu-1", "values.yaml" = "gpu-1" }\n'
+    (tmp_path / ".vcfg.toml").write_text(both)
+    assert findings(tmp_path, ["a.sh", "values.yaml"]) == []
+    # the same launch in a script on that host collides
+    (tmp_path / "b.sh").write_text("CUDA_VISIBLE_DEVICES=1 vllm serve m --port 8000\n")
+    (tmp_path / ".vcfg.toml").write_text(both.replace('"values.yaml"', '"b.sh"'))
+    assert [f[:2] for f in findings(tmp_path, ["a.sh", "b.sh"])] == [("b.sh", "VC302")]
+    text = subprocess.run(
+        [sys.executable, "-m", "vcfg", "launch", "show", "values.yaml", "--vllm-version", V],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "read as helm-values" in text and "host: its own container" in text, text
+    assert "machine running" not in text
+
+
+def test_every_source_kind_has_a_host():
+    """Each kind of file a reader returns says where its launches run (a new reader
+    that forgot would put its containers on the machine running the file)."""
+    import pathlib
+    import re
+
+    from vcfg.lint.rules._hosts import HOST_OF_KIND
+
+    root = pathlib.Path(__file__).resolve().parents[1] / "vcfg"
+    kinds = {k for p in root.rglob("*.py") for k in re.findall(r'source_kind="([a-z-]+)"', p.read_text())}
+    kinds |= set(re.findall(r'"(markdown)"\)\s*$', (root / "launch/shell.py").read_text(), re.M))
+    assert "helm-values" in kinds and "markdown" in kinds and len(kinds) >= 12, kinds
+    assert kinds <= set(HOST_OF_KIND), kinds - set(HOST_OF_KIND)
+    assert set(HOST_OF_KIND.values()) == {"file", "container"}

@@ -2,7 +2,8 @@
 view).  The deployment itself (which files) comes from vcfg/lint/deployments.py.
 
 Hosts.  Each launch has a host that is known or unknown (`host_of`):
-- a launch in a container (``docker run``, a Kubernetes or compose container) is a host
+- a launch in a container (``docker run``, a Kubernetes or compose container, the pod a
+  chart's values start, a Dockerfile's CMD: `HOST_OF_KIND`) is a host
   of its own;
 - a launch started on another machine whose name vcfg cannot read (``ssh``, ``srun``,
   ``ray job submit``)
@@ -124,8 +125,28 @@ def elsewhere(lc: LaunchContext) -> bool:
     return any(w.split()[0] in _ELSEWHERE for w in lc.inv.wrappers if w) or lc.inv.entrypoint.startswith(_ELSEWHERE)
 
 
-#: source kinds whose launches are containers (a pod, a compose service): their own host
-_CONTAINER_KINDS = {"yaml", "k8s", "kubernetes", "compose", "helm", "manifest"}
+#: Where the launches of each source kind (`LaunchPlan.source_kind`, one per reader) run:
+#: "container" -- each in a container or pod of its own, not on the machine that reads
+#: the file (a Kubernetes or compose container, the pod a chart's values start, a
+#: Dockerfile's CMD); "file" -- on the machine that runs the file (a script, a
+#: README's commands, a workflow's runner, the node a recipe or task runs on).
+#: Every kind a reader returns must be here (tests/test_hosts_kinds.py).
+HOST_OF_KIND = {
+    "bash": "file",
+    "markdown": "file",
+    "serve-config": "file",
+    "github-actions": "file",
+    "ray-serve": "file",
+    "skypilot": "file",
+    "srt-slurm": "file",
+    "dstack": "file",
+    "none": "file",
+    "kubernetes": "container",
+    "compose": "container",
+    "helm-values": "container",
+    "dockerfile": "container",
+}
+_CONTAINER_KINDS = frozenset(k for k, v in HOST_OF_KIND.items() if v == "container")
 _REMOTE = ("ssh", "srun", "kubectl", "ray")
 
 
