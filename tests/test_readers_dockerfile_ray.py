@@ -3,6 +3,7 @@
 from vcfg.launch.model import PROXY, SERVE
 from vcfg.launch.read import read_plan
 from vcfg.launch.release import release_of
+from vcfg.lint.engine import lint_paths
 
 DOCKERFILE = """\
 ARG VLLM_VERSION=v0.21.0
@@ -83,3 +84,54 @@ def test_ray_service_serve_config_v2_positions_in_the_manifest():
     (inv,) = read_plan("rayservice.yaml", text.encode()).invocations
     assert (inv.args[1].span.line, inv.args[1].span.col) == (17, 13)
     assert inv.image.text == "rayproject/ray-llm:2.52.0" and release_of(inv).version is None
+
+
+SERVING_DOCKERFILE = """\
+# Serving image for the chat model
+ARG VLLM_VERSION=v0.10.1
+FROM vllm/vllm-openai:${VLLM_VERSION}
+
+ARG MODEL_ID
+ARG MODEL_ROOT=/models
+ENV HF_HOME=${MODEL_ROOT}/.cache/huggingface \\
+    MODEL_PATH=${MODEL_ROOT}/Qwen2.5-7B-Instruct
+ENV SERVED_NAME=${MODEL_ID:-qwen} \\
+    MAX_SEQS=${MAX_NUM_SEQS:-sixty-four} \\
+    GPU_UTIL=0.9 TAG=${MODEL_ROOT:+set}${NOPE:+x} SELF=$MAX_SEQS-$GPU_UTIL
+ENV LIT='$MODEL_ROOT' ESC=\\$MODEL_ROOT QUOTED="cache: ${HF_HOME}"
+WORKDIR ${MODEL_ROOT}
+
+ENTRYPOINT ["/bin/sh", "-c", "exec vllm serve $MODEL_PATH --served-model-name $SERVED_NAME --max-num-seqs $MAX_SEQS --gpu-memory-utilization $GPU_UTIL"]
+"""
+
+
+def test_dockerfile_env_values_expand_earlier_env_and_arg_as_docker_does(tmp_path):
+    """ENV values read the stage's earlier ENV and ARG (an ARG's default; an ARG without
+    one is unknown until the build, a variable never set is empty; one ENV's values all
+    read the variables before it), and keep each character's place in the file."""
+    (inv,) = read_plan("Dockerfile", SERVING_DOCKERFILE.encode()).invocations
+    env = {k: b.value for k, b in inv.env.items()}
+    assert env["HF_HOME"].text == "/models/.cache/huggingface"
+    assert env["MODEL_PATH"].text == "/models/Qwen2.5-7B-Instruct"
+    assert env["SERVED_NAME"].text is None and "MODEL_ID has no default" in env["SERVED_NAME"].holes[0].reason
+    assert env["MAX_SEQS"].text == "sixty-four" and env["TAG"].text == "set"
+    assert "MAX_NUM_SEQS taken as unset" in env["MAX_SEQS"].assumptions[0]
+    # MAX_SEQS is set by this same ENV, so $MAX_SEQS reads the one before it: the base image's
+    assert env["SELF"].text is None and env["SELF"].value == "-"
+    assert "MAX_SEQS is not set in this Dockerfile (its base image may set it)" == env["SELF"].holes[0].reason
+    assert (env["LIT"].text, env["ESC"].text) == ("$MODEL_ROOT", "$MODEL_ROOT")
+    assert env["QUOTED"].text == "cache: /models/.cache/huggingface"
+    assert inv.workdir.text == "/models"
+    assert inv.args[0].text == "/models/Qwen2.5-7B-Instruct"
+    # /models came from ARG MODEL_ROOT's default (line 6), the rest from line 8
+    first, last = env["MODEL_PATH"].char_span(0), env["MODEL_PATH"].char_span(len("/models"))
+    assert (first.line, first.col, last.line, last.col) == (6, 16, 8, 29)
+    path = tmp_path / "Dockerfile"
+    path.write_text(SERVING_DOCKERFILE)
+    res = lint_paths([str(path)], "0.10.1")
+    bad = SERVING_DOCKERFILE.splitlines()[9]
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics] == [("VC004", 10, bad.index("sixty") + 1)]
+    # FROM scratch has no variables but the Dockerfile's own
+    text = 'FROM scratch\nENV A=x${B}y\nENTRYPOINT ["vllm", "serve", "m"]\n'
+    (inv,) = read_plan("Dockerfile", text.encode()).invocations
+    assert inv.env["A"].value.text == "xy"

@@ -62,10 +62,11 @@ def _instructions(text: str) -> list[tuple[str, int, int]]:
             continue
         start = m.end()
         end = j
-        while text[i:end].rstrip().endswith("\\") and end < n:
-            nxt = text.find("\n", end + 1)
+        line_at = i  # the start of the instruction's last line so far
+        while text[line_at:end].rstrip().endswith("\\") and end < n:
+            line_at = end + 1
+            nxt = text.find("\n", line_at)
             end = n if nxt < 0 else nxt
-            i = end  # keep scanning continuation lines
         out.append((m.group(1).upper(), start, end))
         i = end + 1
     return out
@@ -96,14 +97,30 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
         return Word(value, sp, raw, (Run(0, len(value), sp, value == raw and "\n" not in raw),) if value else ())
 
     global_args: dict[str, str] = {}
+    #: global ARGs as a stage sees them when it declares them again (None: no default)
+    global_words: dict[str, Optional[Word]] = {}
     stages: list[dict[str, Any]] = []
     for name, a, b in _instructions(text):
         body = text[a:b]
         if name == "ARG":
-            for part in body.split():
-                k, eq, v = part.partition("=")
+            for m in re.finditer(r"\S+", body):
+                k, eq, v = m.group(0).partition("=")
                 target = stages[-1]["args"] if stages else global_args
                 target[k] = v.strip('"') if eq else target.get(k, global_args.get(k, ""))
+                if stages:
+                    st = stages[-1]
+                    if k in st["env_names"]:
+                        continue  # ENV overrides an ARG of the same name
+                    if eq:
+                        at = a + m.start() + len(k) + 1
+                        st["scope"][k] = _value_word(text, at, a + m.end(), st["scope"], span, False, st["scratch"])
+                    else:
+                        st["scope"][k] = global_words.get(k)
+                elif eq:
+                    # before FROM: only the earlier global ARGs are variables
+                    global_words[k] = _value_word(text, a + m.start() + len(k) + 1, a + m.end(), {}, span, scratch=True)
+                else:
+                    global_words[k] = None
             continue
         if name == "FROM":
             parts = [p for p in body.split() if not p.startswith("--")]
@@ -120,6 +137,11 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
                     "cmd": parent["cmd"] if parent else None,
                     "workdir": parent["workdir"] if parent else None,
                     "args": dict(global_args),
+                    # what $NAME means in this stage: its image's ENV, then its ARGs
+                    # (None: an ARG without a default, unknown until the build)
+                    "scope": {k: w for k, w, _ in parent["env"]} if parent else {},
+                    "scratch": parent["scratch"] if parent else image == "scratch",
+                    "env_names": {k for k, _, _ in parent["env"]} if parent else set(),
                 }
             )
             continue
@@ -127,9 +149,14 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
             continue
         st = stages[-1]
         if name == "ENV":
-            st["env"].extend(_env_pairs(text, a, b, word))
+            pairs = _env_pairs(text, a, b, st["scope"], span, st["scratch"])
+            st["env"].extend(pairs)
+            for k, w, _ in pairs:  # one ENV's values all read the variables before it
+                st["scope"][k] = w
+                st["env_names"].add(k)
         elif name == "WORKDIR":
-            st["workdir"] = word(a, b - len(body) + len(body.rstrip()))
+            end = b - len(body) + len(body.rstrip())
+            st["workdir"] = _value_word(text, a, end, st["scope"], span, True, st["scratch"])
         elif name in ("ENTRYPOINT", "CMD"):
             st["entry" if name == "ENTRYPOINT" else "cmd"] = (_command(text, a, b, word), span(a - len(name) - 1, a))
             if name == "ENTRYPOINT":
@@ -186,7 +213,11 @@ def _command(text: str, a: int, b: int, word: Any) -> tuple[bool, list[Word]]:
     return True, [word(a + lead, end)]
 
 
-def _env_pairs(text: str, a: int, b: int, word: Any) -> list[tuple[str, Word, Span]]:
+def _env_pairs(
+    text: str, a: int, b: int, scope: dict[str, Optional[Word]], span: Any, scratch: bool
+) -> list[tuple[str, Word, Span]]:
+    """An ``ENV``'s pairs, each value expanded as Docker does from the stage's earlier
+    ``ENV`` and ``ARG`` (`_value_word`)."""
     body = text[a:b]
     out: list[tuple[str, Word, Span]] = []
     if "=" not in body.split(None, 1)[0]:  # ENV NAME value (the old form)
@@ -194,15 +225,74 @@ def _env_pairs(text: str, a: int, b: int, word: Any) -> list[tuple[str, Word, Sp
         k = a + body.index(name)
         v = text.find(rest.strip(), k + len(name))
         if rest.strip():
-            w = word(v, v + len(rest.strip()))
+            w = _value_word(text, v, v + len(rest.strip()), scope, span, True, scratch)
             out.append((name, w, w.span))
         return out
-    for m in re.finditer(r'([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|\S*)', body):
-        raw = m.group(2)
-        start = a + m.start(2)
-        if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
-            w = word(start + 1, start + len(raw) - 1, raw[1:-1].replace('\\"', '"'))
-        else:
-            w = word(start, start + len(raw))
+    for m in re.finditer(r"""([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)""", body):
+        w = _value_word(text, a + m.start(2), a + m.end(2), scope, span, False, scratch)
         out.append((m.group(1), w, w.span))
     return out
+
+
+#: in an ENV or ARG value: an escaped character, ${NAME}, ${NAME:-word}, ${NAME:+word}, $NAME
+_REF = re.compile(r"\\(.)|\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:[-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))", re.S)
+_UNSET = object()
+
+
+def _value_word(
+    text: str, a: int, b: int, scope: dict[str, Optional[Word]], span: Any, whole: bool = False, scratch: bool = False
+) -> Word:
+    """The value written at ``text[a:b]`` as Docker reads it: quotes removed
+    (``'...'`` taken as written), ``\\x`` is ``x``, and ``$B``, ``${B}``,
+    ``${B:-word}``, ``${B:+word}`` replaced from ``scope``.  An ARG without a
+    default is unknown (a hole); so is a variable the Dockerfile never sets (the
+    base image may set it), except that ``${B:-word}`` then takes its word with an
+    assumption noted, as the shell reader does, and FROM scratch has no variables.  The
+    characters copied from an earlier value keep that value's place in the file."""
+    raw = text[a:b]
+    runs: list[Run] = []
+    holes: list[Hole] = []
+    assumptions: list[str] = []
+    value = ""
+
+    def lit(s: str, x: int, y: int, exact: bool) -> None:
+        nonlocal value
+        if s:
+            runs.append(Run(len(value), len(s), span(x, y), exact and "\n" not in s))
+            value += s
+
+    def splice(w: Word) -> None:
+        nonlocal value
+        runs.extend(r._replace(at=r.at + len(value)) for r in w.runs)
+        holes.extend(h._replace(at=h.at + len(value)) for h in w.holes)
+        value += w.value
+
+    quoted = not whole and len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'"
+    if quoted and raw[0] == "'":
+        lit(raw[1:-1], a + 1, b - 1, True)
+        return Word(value, span(a, b), raw, tuple(runs), (), True)
+    i, end = (a + 1, b - 1) if quoted else (a, b)
+    pos = i
+    for m in _REF.finditer(text, i, end):
+        lit(text[pos : m.start()], pos, m.start(), True)
+        pos = m.end()
+        if m.group(1) is not None:
+            lit(m.group(1), m.start(), m.end(), False)
+            continue
+        name, op = m.group(2) or m.group(5), m.group(3)
+        got = scope.get(name, _UNSET)
+        if got is _UNSET and not scratch:
+            if op is None:
+                why = f"{name} is not set in this Dockerfile (its base image may set it)"
+                holes.append(Hole(len(value), why, span(m.start(), m.end())))
+                continue
+            assumptions.append(f"{name} taken as unset: this Dockerfile never sets it (its base image may)")
+        empty = got is _UNSET or (isinstance(got, Word) and got.value == "" and not got.holes)
+        if got is None:
+            holes.append(Hole(len(value), f"the build argument {name} has no default", span(m.start(), m.end())))
+        elif (op == ":-" and empty) or (op == ":+" and not empty):
+            lit(m.group(4), m.start(4), m.end(4), True)
+        elif op != ":+" and isinstance(got, Word):
+            splice(got)
+    lit(text[pos:end], pos, end, True)
+    return Word(value, span(a, b), raw, tuple(runs), tuple(holes), quoted, tuple(assumptions))
