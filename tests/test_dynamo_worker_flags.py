@@ -158,3 +158,67 @@ def test_the_api_server_module_of_0_9_0_has_model():
     (f,) = outside_serve_flags("0.9.0")
     assert (f.option_strings, f.type, f.loc.file, f.loc.line) == (["--model"], "str", "vllm/engine/arg_utils.py", 452)
     assert outside_serve_flags("0.9.1") == () and outside_serve_flags("0.33.0") == ()
+
+
+# --------------------------------------------------------------------------- the Dynamo release from the image
+
+
+def test_a_worker_has_the_options_of_its_images_dynamo_release(tmp_path):
+    # srt-slurm's recipe runs nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0; Dynamo's
+    # --disaggregation-mode came with 1.0.0 (dynamo/vllm/backend_args.py:30 @1.0.0)
+    old = (
+        '      served-model-name: "Qwen/Qwen3-32B"\n      tensor-parallel-size: 2\n      gpu-memory-utilization: 0.90\n'
+    )
+    rel = "srt-slurm/qwen3-32b-disagg-kv-router.yaml"
+    p, line, col = _seeded(tmp_path, rel, old, "      disaggregation-mode: prefill\n" + old)
+    col += 6
+    got = [(d.code, d.span.line, d.span.col, d.message, d.help) for d in lint(p).diagnostics if d.code == "VC001"]
+    assert got == [
+        (
+            "VC001",
+            line,
+            col,
+            "`--disaggregation-mode` is not an option of Dynamo 0.8.0's vLLM worker",
+            "Dynamo 1.0.0 has it (dynamo/vllm/backend_args.py:30 in ai-dynamo 1.0.0); "
+            "the image nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0 runs Dynamo 0.8.0",
+        )
+    ]
+    # the recipe as published uses only what 0.8.0 has (its `connector: nixl` is --connector)
+    assert [d.code for d in lint(CORPUS / rel).diagnostics if d.code == "VC001"] == []
+
+
+def test_a_typo_of_a_dynamo_option_is_matched_against_the_images_release(tmp_path):
+    rel = "srt-slurm/qwen3-32b-disagg-kv-router.yaml"
+    old = (
+        '      served-model-name: "Qwen/Qwen3-32B"\n      tensor-parallel-size: 2\n      gpu-memory-utilization: 0.90\n'
+    )
+    p, line, col = _seeded(tmp_path, rel, old, "      is-prefil-worker: true\n" + old)
+    col += 6
+    got = [(d.code, d.span.line, d.span.col, d.help) for d in lint(p).diagnostics if d.code == "VC001"]
+    assert got == [("VC001", line, col, "did you mean `--is-prefill-worker`?")]
+
+
+def test_an_image_tag_the_table_lacks_keeps_every_releases_options(tmp_path):
+    # semantic-router's workers run vllm-runtime:0.6.1.post1, a tag no ai-dynamo wheel
+    # has: the worker's Dynamo release is not known, every release's options are accepted
+    rel = "kubernetes/semantic-router/dynamo-graph-deployment.yaml"
+    assert [d.code for d in lint(CORPUS / rel).diagnostics] == []
+    p, line, col = _seeded(tmp_path, rel, "--is-prefill-worker", "--disaggregation-mode prefill")
+    assert [d.code for d in lint(p).diagnostics] == []
+    # with a tag the table has (0.6.1), the worker has that release's options only
+    p.write_text(p.read_text().replace("vllm-runtime:0.6.1.post1", "vllm-runtime:0.6.1"))
+    got = [(d.code, d.span.line, d.span.col, d.help.split(";")[0]) for d in lint(p).diagnostics]
+    assert got == [("VC001", line, col, "Dynamo 1.0.0 has it (dynamo/vllm/backend_args.py:30 in ai-dynamo 1.0.0)")]
+    # and the file as published is clean under 0.6.1 too (--is-prefill-worker, --connector)
+    p.write_text((CORPUS / rel).read_text().replace("vllm-runtime:0.6.1.post1", "vllm-runtime:0.6.1"))
+    assert [d.code for d in lint(p).diagnostics] == []
+
+
+def test_the_nearest_dynamo_release_with_an_option():
+    from vcfg.launch.args.entry import nearest_dynamo_with
+
+    # removed after 0.9.x: the last release that had it; added in 1.0.0: the first
+    assert nearest_dynamo_with("1.6.1", "--migration-limit")[0] == "0.9.1"
+    assert nearest_dynamo_with("0.4.0", "--disaggregation-mode")[0] == "1.0.0"
+    assert nearest_dynamo_with("0.8.0", "--no-such-option") is None
+    assert nearest_dynamo_with("9.9.9", "--disaggregation-mode") is None

@@ -34,6 +34,8 @@ class Release:
     image: Optional[str] = None
     #: the ``vllm==X`` pin it came from, when no image named it
     pin: Optional[str] = None
+    #: the Dynamo release a Dynamo runtime image's tag names (one of the table's)
+    dynamo: Optional[str] = None
 
     def source(self) -> str:
         """Where the release came from, for messages: the image, or the pin."""
@@ -76,7 +78,17 @@ def _dynamo_release(ref: str, tag: str) -> Release:
     v = dynamo_vllm(dyn)
     if v is None:
         return Release(None, f"the image {ref} runs Dynamo {dyn}, whose vLLM release vcfg does not know", ref)
-    return Release(v, f"from the image {ref} (Dynamo {dyn} ships vLLM {v})", ref)
+    return Release(v, f"from the image {ref} (Dynamo {dyn} ships vLLM {v})", ref, dynamo=dyn)
+
+
+def dynamo_release(inv: Any) -> Optional[str]:
+    """The Dynamo release a ``python -m dynamo.vllm`` worker's image runs, when its tag
+    names one of the table's (`vcfg.launch.args.entry`); else None (every release's
+    options are then accepted)."""
+    image = getattr(inv, "image", None)
+    if image is None or image.text is None:
+        return None
+    return image_release(image.text).dynamo
 
 
 def release_of(inv: Any) -> Release:

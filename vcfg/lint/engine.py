@@ -190,7 +190,17 @@ def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
     if plan.written_files or any(w.text is not None and w.text.startswith("--config") for w in inv.args):
         run = lc.file.run
         return parse_invocation(inv, lc.catalog, plan, buffers=lc.file.buffers, names=run.names if run else None)
-    key = (id(lc.catalog), inv.kind, inv.subcommand, inv.args, os.path.dirname(os.path.abspath(plan.path)))
+    key: tuple[Any, ...] = (
+        id(lc.catalog),
+        inv.kind,
+        inv.subcommand,
+        inv.args,
+        os.path.dirname(os.path.abspath(plan.path)),
+    )
+    if inv.kind == "dynamo":  # a worker's own options are its image's Dynamo release's
+        from vcfg.launch.release import dynamo_release
+
+        key += (dynamo_release(inv),)
     hit = _ARGS.get(key)
     if hit is not None and hit[0] is lc.catalog:
         return hit[1]

@@ -9,9 +9,11 @@ options (the catalog, read as ``vllm serve MODEL`` builds its parser).
 - ``python -m dynamo.vllm`` has Dynamo's own options besides vLLM's (``--connector``,
   ``--disaggregation-mode``, ``--is-prefill-worker``, router options, ...).  Table:
   ``vcfg/catalog/data/dynamo-flags.json`` (`vcfg.catalog.extract.dynamo`, read from the
-  ``ai-dynamo`` wheels).  Which Dynamo release a worker runs is not known from its
-  command line, so the options of every release in the table are accepted (no release
-  gave one option two arities).  From Dynamo 1.0 its own parser takes no abbreviations
+  ``ai-dynamo`` wheels).  A worker whose image is a Dynamo runtime image with a tag the
+  table has (``nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0``) has that release's
+  options (`vcfg.launch.release.dynamo_release`); otherwise its release is not known
+  and the options of every release in the table are accepted (no release gave one
+  option two arities).  From Dynamo 1.0 its own parser takes no abbreviations
   (``allow_abbrev=False``): its options are matched exactly, never by prefix.
 
 Read only when a launch is not ``vllm serve`` (a small JSON file each, once per run).
@@ -84,6 +86,30 @@ def dynamo_flags() -> tuple[Flag, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def dynamo_release_flags(release: str) -> tuple[Flag, ...]:
+    """Dynamo's own options of its vLLM worker in one Dynamo release."""
+    return tuple(_dynamo_flag(o) for o in dynamo_options(release))
+
+
+def nearest_dynamo_with(release: str, option: str) -> tuple[str, Loc] | None:
+    """The Dynamo release nearest to ``release`` (in the table's order; the later one
+    on a tie) whose worker has ``option``, with where it defines it; None if none has."""
+    names = list(_read(DYNAMO_TABLE).get("releases", {}))
+    if release not in names:
+        return None
+    at = names.index(release)
+    best: tuple[int, int, str, Loc] | None = None
+    for k, rel in enumerate(names):
+        for o in dynamo_options(rel):
+            if option in o["options"]:
+                cand = (abs(k - at), -k, rel, _loc(o["loc"]))
+                if best is None or cand[:2] < best[:2]:
+                    best = cand
+                break
+    return None if best is None else (best[2], best[3])
+
+
 def dynamo_vllm(release: str) -> str | None:
     """The vLLM release Dynamo ``release`` ships (its wheel's ``vllm`` extra pin)."""
     rel = _read(DYNAMO_TABLE).get("releases", {}).get(release)
@@ -99,14 +125,14 @@ def outside_serve_flags(version: str) -> tuple[Flag, ...]:
     return tuple(build(Flag, r) for r in rows)
 
 
-def extra_flags(kind: str, serve: bool, version: str) -> tuple[Flag, ...]:
+def extra_flags(kind: str, serve: bool, version: str, dynamo: str | None = None) -> tuple[Flag, ...]:
     """What a launch's parser has besides the catalog's options (empty for ``vllm
-    serve``)."""
+    serve``); ``dynamo``: a Dynamo worker's release, when its image names one."""
     from vcfg.launch.model import DYNAMO
 
     if serve:
         return ()
     out = outside_serve_flags(version)
     if kind == DYNAMO:
-        out = out + dynamo_flags()
+        out = out + (dynamo_release_flags(dynamo) if dynamo is not None else dynamo_flags())
     return out

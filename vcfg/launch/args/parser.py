@@ -30,7 +30,7 @@ from vcfg.launch.args.converters import (
 from vcfg.launch.args.jsonpos import JsonDoc, JsonSyntaxError, _doc_from
 from vcfg.launch.args.lookalike import lookalikes
 from vcfg.launch.args.results import ArgProblem, OptionValue, ParsedArgs
-from vcfg.launch.model import SERVE, Invocation, LaunchPlan, Span, Word, join_spans
+from vcfg.launch.model import DYNAMO, SERVE, Invocation, LaunchPlan, Span, Word, join_spans
 from vcfg.records import replace
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations only
@@ -638,8 +638,10 @@ def parse_invocation(
     extra: Sequence["Flag"] = ()
     if not serve:  # an api_server module, Dynamo's worker: their own parsers' options
         from vcfg.launch.args.entry import extra_flags
+        from vcfg.launch.release import dynamo_release
 
-        extra = extra_flags(inv.kind, serve, catalog.vllm_version)
+        dyn = dynamo_release(inv) if inv.kind == DYNAMO else None
+        extra = extra_flags(inv.kind, serve, catalog.vllm_version, dyn)
     return parse_args(
         inv.args,
         catalog,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from vcfg.launch.model import ENGINE_KINDS
+from vcfg.launch.model import DYNAMO, ENGINE_KINDS
 from vcfg.lint.context import LaunchContext, Target
 from vcfg.lint.rules._util import name_absent_since, name_present_after
 
@@ -33,10 +33,19 @@ def long_options(lc: LaunchContext) -> list[str]:
     if lc.inv.subcommand[:1] != ("serve",):
         from vcfg.launch.args.entry import extra_flags
 
-        extra = extra_flags(lc.inv.kind, False, lc.catalog.vllm_version)
+        extra = extra_flags(lc.inv.kind, False, lc.catalog.vllm_version, dynamo_of(lc))
         if extra:
             opts = list(opts) + [s for f in extra for s in f.option_strings if s.startswith("--")]
     return opts
+
+
+def dynamo_of(lc: LaunchContext) -> Optional[str]:
+    """A Dynamo worker's Dynamo release, when its image names one of the table's."""
+    if lc.inv.kind != DYNAMO:
+        return None
+    from vcfg.launch.release import dynamo_release
+
+    return dynamo_release(lc.inv)
 
 
 def unknown_options(lc: LaunchContext):  # type: ignore[no-untyped-def]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._fix import replace, text_of
-from vcfg.lint.rules._flags import added_in, long_options, norm, removed_since, unknown_options
+from vcfg.lint.rules._flags import added_in, dynamo_of, long_options, norm, removed_since, unknown_options
 from vcfg.lint.rules._util import did_you_mean
 
 RULE = Rule(
@@ -42,6 +42,10 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             continue
         name = norm(ov.written_name)
         head = name.split(".", 1)[0]
+        other = _other_dynamo(lc, head, ov.name_span)
+        if other is not None:
+            yield other
+            continue
         if removed_since(target, head) or target.knowledge.removed_flag(head, target.version):
             continue  # VC002
         later = added_in(target, head)
@@ -72,6 +76,25 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             continue
         if not _after_boolean(lc, p):
             yield RULE.diag(span(lc, p.span), p.message, help="vLLM takes one positional argument, the model")
+
+
+def _other_dynamo(lc: LaunchContext, head: str, at: Any) -> Optional[Diagnostic]:
+    """A Dynamo worker's option that its image's Dynamo release lacks and another has."""
+    dyn = dynamo_of(lc)
+    if dyn is None:
+        return None
+    from vcfg.launch.args.entry import nearest_dynamo_with
+
+    near = nearest_dynamo_with(dyn, head)
+    if near is None:
+        return None
+    rel, loc = near
+    image = lc.inv.image.text if lc.inv.image is not None else None
+    return RULE.diag(
+        span(lc, at),
+        f"`{head}` is not an option of Dynamo {dyn}'s vLLM worker",
+        help=f"Dynamo {rel} has it ({loc.file}:{loc.line} in ai-dynamo {rel}); the image {image} runs Dynamo {dyn}",
+    )
 
 
 def _after_boolean(lc: LaunchContext, p) -> bool:  # type: ignore[no-untyped-def]
