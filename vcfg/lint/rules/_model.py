@@ -158,18 +158,31 @@ def _hub_snapshot(lc: LaunchContext, pa: Any, text: str) -> Optional[Path]:
     return hf_cache.snapshot_dir(text, hf_cache.cache_dirs(env, download_dir), revision)
 
 
+def model_value(lc: LaunchContext, pa: Any) -> Any:
+    """The occurrence that names the launch's model: ``vllm serve``'s model argument;
+    for an entry point without one (``python -m vllm.entrypoints.openai.api_server``,
+    a Dynamo worker) its ``--model`` option, the engine's ``model`` field both parse
+    into (vllm/engine/arg_utils.py ``add_cli_args``), when no unknown word after it
+    could give another (the last ``--model`` wins)."""
+    if pa.model is not None or lc.inv.subcommand[:1] == ("serve",):
+        return pa.model
+    ov = pa.get("model")
+    return ov if ov is not None and pa.complete else None
+
+
 def _find(lc: LaunchContext) -> Optional[Model]:
     pa = lc.args if lc.inv.kind in ENGINE_KINDS else None
-    if pa is None or pa.model is None or not pa.model.known or not isinstance(pa.model.value, str):
+    model = None if pa is None else model_value(lc, pa)
+    if pa is None or model is None or not model.known or not isinstance(model.value, str):
         return None
     for dest in ("hf_overrides", "hf_config_path"):
         ov = pa.get(dest)
         if ov is not None and (not ov.known or ov.value not in (None, {}, "", "{}")):
             return None
-    text = pa.model.value.strip()
+    text = model.value.strip()
     if not text:
         return None
-    for d in _candidates(lc, pa.model, text):
+    for d in _candidates(lc, model, text):
         cfg = d / "config.json"
         try:
             if not cfg.is_file():

@@ -9,7 +9,7 @@ from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import parsed, value_span_of
-from vcfg.lint.rules._model import QWEN3_8B, Model, local_model
+from vcfg.lint.rules._model import QWEN3_8B, Model, local_model, model_value
 
 VERSIONS = ">=0.13.0"
 #: the knowledge-pack settings (settings.toml, with vLLM's sources): the model types
@@ -106,7 +106,8 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     words = others.values if others is not None else []
     if m is None or _known_type(m, types.values if types is not None else []) or _mentions_mtp(m, words):
         return
-    model_text = str(pa.model.value).lower() if pa.model is not None else ""
+    mv = model_value(lc, pa)
+    model_text = str(mv.value).lower() if mv is not None else ""
     if any(w in model_text for w in words):
         return
     yield RULE.diag(
