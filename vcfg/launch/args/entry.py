@@ -16,7 +16,16 @@ options (the catalog, read as ``vllm serve MODEL`` builds its parser).
   option two arities).  From Dynamo 1.0 its own parser takes no abbreviations
   (``allow_abbrev=False``): its options are matched exactly, never by prefix.
 
-Read only when a launch is not ``vllm serve`` (a small JSON file each, once per run).
+- ``vllm serve ... --omni``: vllm-omni installs its own ``vllm`` console script, which
+  runs vLLM's CLI unless the word ``--omni`` is in ``sys.argv``
+  (vllm_omni/entrypoints/cli/main.py:12 @be81443); with it, vllm-omni's serve parser is
+  vLLM's serve options plus its own (vllm_omni/entrypoints/cli/serve.py:73-188).  The
+  word names the plugin: nothing else has that option.  Table:
+  ``vcfg/catalog/data/omni-flags.json`` (`vcfg.catalog.extract.omni`, read from
+  vllm-omni's source); the options of every vllm-omni release in it are accepted.
+
+Read only when a launch is not ``vllm serve``, or gives ``--omni`` (a small JSON file
+each, once per run).
 """
 
 from __future__ import annotations
@@ -27,9 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from vcfg.catalog.model import Flag, Loc
+from vcfg.records import replace
 
 _DATA = Path(__file__).resolve().parents[2] / "catalog" / "data"
 DYNAMO_TABLE = _DATA / "dynamo-flags.json"
+OMNI_TABLE = _DATA / "omni-flags.json"
 OUTSIDE_SERVE_TABLE = _DATA / "outside-serve-flags.json"
 
 
@@ -125,13 +136,37 @@ def outside_serve_flags(version: str) -> tuple[Flag, ...]:
     return tuple(build(Flag, r) for r in rows)
 
 
-def extra_flags(kind: str, serve: bool, version: str, dynamo: str | None = None) -> tuple[Flag, ...]:
-    """What a launch's parser has besides the catalog's options (empty for ``vllm
-    serve``); ``dynamo``: a Dynamo worker's release, when its image names one."""
+def omni_trigger(words: Any) -> bool:
+    """Whether argv ``words`` hold the word that makes vllm-omni's console script run its
+    own serve parser (a whole word, as its ``in sys.argv`` test reads it)."""
+    return any(w.text == "--omni" for w in words)
+
+
+@lru_cache(maxsize=1)
+def omni_flags() -> tuple[Flag, ...]:
+    """vllm-omni's own ``vllm serve --omni`` options, over every release of the table."""
+    seen: set[str] = set()
+    out: list[Flag] = []
+    for rel in _read(OMNI_TABLE).get("releases", {}).values():
+        for o in rel.get("options", ()):
+            new = [s for s in o["options"] if s not in seen]
+            if new:
+                seen.update(new)
+                f = _dynamo_flag({**o, "options": new})
+                out.append(replace(f, dest="omni:" + new[0].lstrip("-").replace("-", "_"), group="vllm-omni"))
+    return tuple(out)
+
+
+def extra_flags(
+    kind: str, serve: bool, version: str, dynamo: str | None = None, omni: bool = False
+) -> tuple[Flag, ...]:
+    """What a launch's parser has besides the catalog's options; ``dynamo``: a Dynamo
+    worker's release, when its image names one; ``omni``: a ``vllm serve`` that gives
+    ``--omni`` (`omni_trigger`), which vllm-omni's parser reads."""
     from vcfg.launch.model import DYNAMO
 
     if serve:
-        return ()
+        return omni_flags() if omni else ()
     out = outside_serve_flags(version)
     if kind == DYNAMO:
         out = out + (dynamo_release_flags(dynamo) if dynamo is not None else dynamo_flags())

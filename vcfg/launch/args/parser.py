@@ -642,6 +642,10 @@ def parse_invocation(
 
         dyn = dynamo_release(inv) if inv.kind == DYNAMO else None
         extra = extra_flags(inv.kind, serve, catalog.vllm_version, dyn)
+    elif any(w.text == "--omni" for w in inv.args):  # vllm-omni's console script's own serve parser
+        from vcfg.launch.args.entry import extra_flags
+
+        extra = extra_flags(inv.kind, serve, catalog.vllm_version, omni=True)
     return parse_args(
         inv.args,
         catalog,

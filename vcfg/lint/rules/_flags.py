@@ -30,10 +30,11 @@ def long_options(lc: LaunchContext) -> list[str]:
     """The long options the launch's parser has: the release's, and those of its entry
     point (an api_server module's ``--model`` in 0.9.0, Dynamo's worker options)."""
     opts = lc.catalog.long_options()
-    if lc.inv.subcommand[:1] != ("serve",):
+    serve = lc.inv.subcommand[:1] == ("serve",)
+    if not serve or any(w.text == "--omni" for w in lc.inv.args):
         from vcfg.launch.args.entry import extra_flags
 
-        extra = extra_flags(lc.inv.kind, False, lc.catalog.vllm_version, dynamo_of(lc))
+        extra = extra_flags(lc.inv.kind, serve, lc.catalog.vllm_version, dynamo_of(lc), omni=serve)
         if extra:
             opts = list(opts) + [s for f in extra for s in f.option_strings if s.startswith("--")]
     return opts
