@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from vcfg.launch.model import DYNAMO, ENGINE_KINDS
 from vcfg.lint.context import LaunchContext, Target
@@ -38,6 +38,28 @@ def long_options(lc: LaunchContext) -> list[str]:
         if extra:
             opts = list(opts) + [s for f in extra for s in f.option_strings if s.startswith("--")]
     return opts
+
+
+def outside_serve_only(lc: LaunchContext, option: str) -> bool:
+    """Whether the target release registers ``option`` outside ``vllm serve`` only
+    (0.9.0's ``--model``, `vcfg.launch.args.entry.outside_serve_flags`): it was not
+    removed, ``vllm serve`` just does not have it there."""
+    if lc.inv.subcommand[:1] != ("serve",):
+        return False
+    from vcfg.launch.args.entry import outside_serve_flags
+
+    return any(option in f.option_strings for f in outside_serve_flags(lc.catalog.vllm_version))
+
+
+def refused_model_option(lc: LaunchContext, at: Any) -> bool:
+    """Whether the parser's "vllm serve refuses --model" error (VC010) sits at ``at``:
+    vLLM raises it before argparse reads the option (vllm/utils.py:1399-1407 @0.9.0),
+    so nothing else is said about that word."""
+    from vcfg.lint.rules._args import problems
+
+    return at is not None and any(
+        p.severity == "error" and (p.span.start, p.span.end) == (at.start, at.end) for p in problems(lc, "model-option")
+    )
 
 
 def dynamo_of(lc: LaunchContext) -> Optional[str]:

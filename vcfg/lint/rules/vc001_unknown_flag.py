@@ -9,7 +9,16 @@ from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._fix import replace, text_of
-from vcfg.lint.rules._flags import added_in, dynamo_of, long_options, norm, removed_since, unknown_options
+from vcfg.lint.rules._flags import (
+    added_in,
+    dynamo_of,
+    long_options,
+    norm,
+    outside_serve_only,
+    refused_model_option,
+    removed_since,
+    unknown_options,
+)
 from vcfg.lint.rules._util import did_you_mean
 
 RULE = Rule(
@@ -40,13 +49,17 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for ov in unknown_options(lc):
         if ov.name_span is not None and (ov.name_span.start, ov.name_span.end) in seen:
             continue
+        if refused_model_option(lc, ov.name_span):
+            continue  # VC010: vLLM refuses it before argparse reads it
         name = norm(ov.written_name)
         head = name.split(".", 1)[0]
         other = _other_dynamo(lc, head, ov.name_span)
         if other is not None:
             yield other
             continue
-        if removed_since(target, head) or target.knowledge.removed_flag(head, target.version):
+        if (
+            removed_since(target, head) or target.knowledge.removed_flag(head, target.version)
+        ) and not outside_serve_only(lc, head):
             continue  # VC002
         later = added_in(target, head)
         if later:
@@ -67,7 +80,8 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             fix=fx,
         )
     for p in [] if kwargs else ambiguous:
-        yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")
+        if not refused_model_option(lc, p.span):
+            yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")
     # a `<model path>` placeholder's `>` takes the next word as its file: VC000 names the
     # placeholder, and the word that was that option's value is not reported again
     held = [x.span.start for x in lc.file.plan.problems if x.code == "placeholder"]

@@ -9,7 +9,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import span
 from vcfg.lint.rules._fix import delete_words, delete_yaml_entry, replace, text_of
-from vcfg.lint.rules._flags import norm, removed_since, unknown_options
+from vcfg.lint.rules._flags import norm, outside_serve_only, refused_model_option, removed_since, unknown_options
 
 RULE = Rule(
     code="VC002",
@@ -38,6 +38,8 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     target = lc.target
     for ov in unknown_options(lc):
         head = norm(ov.written_name).split(".", 1)[0]
+        if outside_serve_only(lc, head) or refused_model_option(lc, ov.name_span):
+            continue  # not removed: the release has it outside `vllm serve` (VC010, VC001)
         entry = target.knowledge.removed_flag(head, target.version)
         since = removed_since(target, head) or (entry.removed_in if entry is not None else None)
         if since is None and entry is None:

@@ -41,5 +41,13 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             span(lc, p.span),
             p.message,
             severity=sev,
-            help="give the model as the first argument: `vllm serve MODEL ...`",
+            help="give the model as the first argument: `vllm serve MODEL ...`" + _positional(lc),
         )
+
+
+def _positional(lc: LaunchContext) -> str:
+    """Where the release's `vllm serve` parser declares its model argument."""
+    for f in lc.catalog.flags:
+        if f.positional:
+            return f" (vllm {lc.catalog.vllm_version} declares it as `{f.dest}` at {f.loc.file}:{f.loc.line})"
+    return ""
