@@ -29,8 +29,11 @@ def test_the_api_server_module_takes_model(tmp_path, version):
 
 
 def test_vllm_serve_of_0_9_0_still_has_no_model_option(tmp_path):
-    got = {c for c, *_ in findings(tmp_path, "vllm serve Qwen/Qwen3-0.6B --model Qwen/Qwen3-0.6B\n", "0.9.0")}
-    assert {"VC001", "VC010"} <= got  # argparse: ambiguous --model; vcfg: give it first
+    got = [c for c, *_ in findings(tmp_path, "vllm serve Qwen/Qwen3-0.6B --model Qwen/Qwen3-0.6B\n", "0.9.0")]
+    # vLLM's FlexibleArgumentParser refuses `--model` under serve before argparse reads
+    # it (vllm/utils.py:1399-1407 @0.9.0): one finding, VC010; not also argparse's
+    # ambiguity (--model-impl, ...) that never runs, nor "removed in 0.9.0"
+    assert got == ["VC010"]
 
 
 @pytest.mark.slow  # two replays of the release's parser: about 10 s
