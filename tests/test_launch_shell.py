@@ -747,4 +747,11 @@ def test_words_tree_sitter_splits_are_glued_back():
 
 def test_windows_line_endings_are_reported():
     p = plan(b"vllm serve m \\\r\n  --port 1\r\n")
-    assert [x.code for x in p.problems][:1] == ["crlf"]
+    # and read as bash reads them: the `\` escapes the CR, so the line ends there and
+    # `--port 1` is a command of its own (bash: "--port: command not found")
+    assert [(x.code, x.span.line, x.span.col) for x in p.problems] == [
+        ("split-command", 1, 14),
+        ("crlf", 1, 15),
+        ("split-command", 2, 3),
+    ]
+    assert [[w.text for w in i.args] for i in p.invocations] == [["m", "\r"]]

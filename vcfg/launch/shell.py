@@ -1621,9 +1621,10 @@ class _Interp(Arith):
             if data[ab : ab + 1] == b"\\":
                 raw = self.text(a)
                 if not raw[1:].strip() and raw[1:] != "":
+                    what = "a carriage return (a Windows line ending)" if raw[1:2] == "\r" else "a space"
                     self.problem(
                         "split-command",
-                        "a space after '\\' breaks the line continuation: the command ends here",
+                        f"{what} after '\\' breaks the line continuation: the command ends here",
                         self.span(a),
                     )
         other = _TAIL_OTHER.search(data, prev_end) if prev_end >= 0 else None
@@ -3465,8 +3466,9 @@ def parse_script(
         problems.append(
             ParseProblem(
                 "crlf",
-                "Windows line endings: bash keeps the \\r as part of the last word of each line, "
-                "and a '\\' before it does not continue the command",
+                "Windows line endings: bash keeps the \\r as part of the last word of each line "
+                "(`then\\r`, `do\\r` and `fi\\r` are no keywords), and a '\\' before it does not "
+                "continue the command",
                 li.span(k, k + 1),
             )
         )

@@ -35,10 +35,11 @@ _END_OP = re.compile(rb"(?:(?<=[ \t;&|(])|^)(?:==|=~)(?=[ \t]*(?:\\?\r?\n|[;&|)]
 
 
 def _parse_text(data: bytes) -> bytes:
-    """The bytes tree-sitter reads for ``data``: `_ASCII_ONLY`, then `_END_OP`."""
+    """The bytes tree-sitter reads for ``data``: `_ASCII_ONLY`, then `_END_OP`, then
+    `_CR`."""
     text = data.translate(_ASCII_ONLY)
     if b"==" not in text and b"=~" not in text:
-        return text
+        return _cr(text)
     out: Optional[bytearray] = None
     for m in _END_OP.finditer(text):
         a = m.start()
@@ -48,7 +49,17 @@ def _parse_text(data: bytes) -> bytes:
         if out is None:
             out = bytearray(text)
         out[a : a + 2] = b"xx"
-    return text if out is None else bytes(out)
+    return _cr(text if out is None else bytes(out))
+
+
+#: A carriage return is an ordinary character to bash, never a blank: a CRLF script's
+#: line-end words keep it (``--port 8000\r\n`` passes ``8000\r``), ``\`` before it
+#: escapes it instead of continuing the line, and ``then\r`` is no keyword.
+#: tree-sitter-bash takes it for white space (and ``\\\r\n`` for a continuation),
+#: so the text it reads has a plain word character there (same length); words are
+#: read from the original bytes, with their ``\r``.
+def _cr(text: bytes) -> bytes:
+    return text.replace(b"\r", b"x") if b"\r" in text else text
 
 
 #: Bytes tree-sitter may read per byte of a script (plus a floor) before vcfg stops
