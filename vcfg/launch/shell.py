@@ -3632,6 +3632,12 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
         if seg[k : k + 2] == b"$ " or seg[k : k + 2] == b"# " and lang == "console":
             seg[k] = 0x20
         out[start : start + len(seg)] = seg
+        if line.endswith(b"\r\n") and (len(body) - len(body.rstrip(b"\\"))) % 2:
+            # a block is pasted into a shell line by line, without the file's CR: its
+            # `\` continues the command, so it moves onto the CR (a blank before it
+            # would end the command)
+            e = start + len(body)
+            out[e - 1], out[e] = 0x20, 0x5C
     plan = parse_script(bytes(out), path, **kw)
     problems = tuple(
         p
