@@ -54,18 +54,26 @@ _SCRIPT = Path(sys.executable).with_name("vcfg")
 VCFG = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "vcfg"]
 REPEAT = 21
 
-#: What `vcfg lint` cannot avoid, written without vcfg: the modules it needs, the bash
-#: grammar (loaded the way vcfg/launch/shell.py loads it), one parse, the catalog's JSON
-#: (the release's rows and its lines of the shared facts table, vcfg/catalog/packed.py).
-FLOOR = """
-import bisect, difflib, json, os, pathlib, re, typing
-import importlib.machinery, importlib.util, tree_sitter
+#: the bash grammar loaded the way vcfg/launch/shell.py loads it (both floors start so)
+LOAD_BASH = """
 folder = list(importlib.util.find_spec("tree_sitter_bash").submodule_search_locations)[0]
 path = next(p for p in (os.path.join(folder, "_binding" + s) for s in importlib.machinery.EXTENSION_SUFFIXES)
             if os.path.exists(p))
 loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
 mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
 loader.exec_module(mod)
+"""
+
+#: What `vcfg lint` cannot avoid, written without vcfg: the modules it needs, the bash
+#: grammar (loaded the way vcfg/launch/shell.py loads it), one parse, the catalog's JSON
+#: (the release's rows and its lines of the shared facts table, vcfg/catalog/packed.py).
+FLOOR = (
+    """
+import bisect, difflib, json, os, pathlib, re, typing
+import importlib.machinery, importlib.util, tree_sitter
+"""
+    + LOAD_BASH
+    + """
 tree_sitter.Parser(tree_sitter.Language(mod.language())).parse(b"vllm serve m --port 8000")
 data = pathlib.Path(list(importlib.util.find_spec("vcfg").submodule_search_locations)[0]) / "catalog" / "data"
 rel = json.loads((data / "catalogs" / "vllm-0.33.0.json").read_text())
@@ -73,24 +81,24 @@ if "packed" in rel:  # the packed store (older vcfg: the release file is the who
     lines = (data / "catalogs" / "facts.jsonl").read_bytes().split(b"\\n")
     json.loads(b"[" + b",".join([lines[r[0]] for rows in rel["packed"].values() for r in rows]) + b"]")
 """
+)
 
 
 #: The floor of a batch, written without vcfg: one interpreter that reads every script of
 #: a folder and parses it with tree-sitter-bash (what any linter built this way does per
 #: file before it looks at a single command).
-BATCH_FLOOR = """
+BATCH_FLOOR = (
+    """
 import importlib.machinery, importlib.util, os, sys, tree_sitter
-folder = list(importlib.util.find_spec("tree_sitter_bash").submodule_search_locations)[0]
-path = next(p for p in (os.path.join(folder, "_binding" + s) for s in importlib.machinery.EXTENSION_SUFFIXES)
-            if os.path.exists(p))
-loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
-mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-loader.exec_module(mod)
+"""
+    + LOAD_BASH
+    + """
 parser = tree_sitter.Parser(tree_sitter.Language(mod.language()))
 for name in sorted(os.listdir(sys.argv[1])):
     with open(os.path.join(sys.argv[1], name), "rb") as fh:
         parser.parse(fh.read())
 """
+)
 
 #: the standing batch target: files per second (wall clock) in one run on the 2 cores
 BATCH_TARGET = 1000

@@ -76,18 +76,12 @@ def catalog_build(
 
 
 def _build_plugin(spec: str, output: Optional[str]) -> None:
-    import shutil
     from pathlib import Path
 
     from vcfg.catalog import plugins, store
-    from vcfg.catalog.extract.plugin import build_plugin_catalog, open_plugin
+    from vcfg.catalog.extract.plugin import build_plugin_catalog_from
 
-    ps, tmp = open_plugin(spec)
-    try:
-        pc = build_plugin_catalog(ps)
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+    pc = build_plugin_catalog_from(spec)
     text = plugins.dumps(pc)
     summary = (
         f"{pc.label}: {len(pc.env_vars)} env vars, {len(pc.connectors)} connectors, "

@@ -8,17 +8,20 @@ import click
 
 from vcfg.cli.shared import catalog_for, echo_json, project_config, project_version
 
-
-@click.command("connectors")
-@click.option("--vllm-version", "version", help="default: the newest bundled release")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
-@click.option(
+#: ``--plugin NAME`` (repeatable), shared by `connectors` and `explain`
+_plugins_option = click.option(
     "--plugin",
     "plugins",
     multiple=True,
     metavar="NAME",
     help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`",
 )
+
+
+@click.command("connectors")
+@click.option("--vllm-version", "version", help="default: the newest bundled release")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
+@_plugins_option
 def connectors_cmd(version: Optional[str], fmt: str, plugins: tuple[str, ...]) -> None:
     """The KV connector registry of a release, plugin connectors included."""
     from vcfg.catalog.knowledge import load_packs
@@ -43,13 +46,7 @@ def connectors_cmd(version: Optional[str], fmt: str, plugins: tuple[str, ...]) -
 @click.option("--vllm-version", "version", help="default: the newest bundled release")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
 @click.option("--no-help-text", is_flag=True, help="skip vLLM's own description")
-@click.option(
-    "--plugin",
-    "plugins",
-    multiple=True,
-    metavar="NAME",
-    help="a vLLM plugin the launches run with (vllm-ascend); default: the project's `plugins`",
-)
+@_plugins_option
 def explain_cmd(topic: str, version: Optional[str], fmt: str, no_help_text: bool, plugins: tuple[str, ...]) -> None:
     """What TOPIC is, where vLLM defines it, how it flows, and its history.
 

@@ -116,16 +116,9 @@ def write_catalogs(versions: list[str], check: bool = False) -> list[str]:
 def generate_plugin(spec: str):  # type: ignore[no-untyped-def]
     """The overlay of a bundled plugin release (``vllm-ascend==0.23.0.post1``), built
     from its wheel or sdist downloaded from the index (vcfg/catalog/extract/plugin.py)."""
-    import shutil
+    from vcfg.catalog.extract.plugin import build_plugin_catalog_from
 
-    from vcfg.catalog.extract.plugin import build_plugin_catalog, open_plugin
-
-    ps, tmp = open_plugin(spec)
-    try:
-        pc = build_plugin_catalog(ps)
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+    pc = build_plugin_catalog_from(spec)
     return replace(pc, generated_by=GENERATED_BY)
 
 

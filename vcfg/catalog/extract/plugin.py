@@ -282,6 +282,17 @@ def parse_entry_points(text: Optional[str]) -> list[EntryPoint]:
     return out
 
 
+def build_plugin_catalog_from(spec: str) -> PluginCatalog:
+    """`build_plugin_catalog` of what `open_plugin` opens for ``spec``, its temporary
+    folder removed afterwards."""
+    ps, tmp = open_plugin(spec)
+    try:
+        return build_plugin_catalog(ps)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def build_plugin_catalog(ps: PluginSource) -> PluginCatalog:
     from vcfg import __version__
 
