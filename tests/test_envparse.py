@@ -7,6 +7,7 @@ and checks that check_env_value flags exactly the values on which vLLM raises.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -199,7 +200,8 @@ def test_check_env_value_agrees_with_vllm(version: str) -> None:
     assert compared > 10 * len(envs)
 
 
-@settings(max_examples=300, deadline=None)
+#: the default run shows the property; .ci/run's fuzz stage runs 2,000 examples
+@settings(max_examples=int(os.environ.get("VCFG_FUZZ_EXAMPLES", "100")), deadline=None)
 @given(
     st.sampled_from(
         ["int", "float", "bool_int", "bool_word", "str", "list", "choices", "set_choices", "json", "port", "other"]
