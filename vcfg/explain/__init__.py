@@ -222,7 +222,7 @@ def _flag(topic: Topic, cat: Catalog, history: list[Catalog], knowledge: Any, ru
             ],
         }
         if value_cls.name == "KVTransferConfig":
-            gone = []
+            gone: list[dict[str, str]] = []
             current = {k.name for k in cat.connectors}
             for old in history:
                 for k in old.connectors:

@@ -107,11 +107,12 @@ def fix_files(
             if not wanted(fx, unsafe) or not select(d):
                 continue
             paths = {owner(e.path) for e in fx.edits}
-            if len(paths) != 1 or None in paths:
+            only = next(iter(paths)) if len(paths) == 1 else None
+            if only is None:
                 continue  # a fix across files, or in a file not being fixed
             fx = _rebase_path(fx, fx.edits[0].path)
             finding[id(fx)] = d
-            by_file.setdefault(paths.pop(), []).append(fx)
+            by_file.setdefault(only, []).append(fx)
         pending = sum(len(v) for v in by_file.values())
         if not by_file or passes >= MAX_PASSES:
             break

@@ -190,7 +190,7 @@ def plan(f: ModelFacts, req: PlanRequest) -> Plan:
         )
     if f.weight_source.startswith("estimated"):
         notes.append("weight size estimated from the shapes in config.json (no model.safetensors.index.json)")
-    layouts = []
+    layouts: list[Layout] = []
     for tp in divisors(req.gpus):
         for pp in divisors(req.gpus // tp):
             dp = req.gpus // (tp * pp)

@@ -40,7 +40,7 @@ def http_listener(lc: LaunchContext) -> Optional[Listener]:
         w = inv.port
         p = port_number(w.text) if w is not None else None
         host = http_host(lc)
-        if p is None or host is UNKNOWN:
+        if w is None or p is None or host is UNKNOWN:
             return None
         return Listener(
             lc,
@@ -164,7 +164,7 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
                 # a prefix of this command is this launch's own word; an export earlier in
                 # the script is shared by several launches: point at the launch instead
                 own = given and b is not None and b.source == "prefix" and b.value is not None
-                at = b.value.span.for_finding(lc.path) if own else conn_at
+                at = b.value.span.for_finding(lc.path) if own and b is not None else conn_at
                 setting = base_key
             p = port_number(base) if base is not UNKNOWN else None
             offs = _offsets(pf.offset, lc)

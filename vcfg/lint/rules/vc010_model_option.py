@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from vcfg.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic, Severity
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import Rule
 from vcfg.lint.rules._args import problems, span
@@ -36,7 +36,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             lc.inv.span.start <= at <= max(p.span.start, lc.inv.span.end) for at in held
         ):
             continue
-        sev = "error" if p.severity == "error" else "warning"
+        sev: Severity = "error" if p.severity == "error" else "warning"
         yield RULE.diag(
             span(lc, p.span),
             p.message,
@@ -49,5 +49,7 @@ def _positional(lc: LaunchContext) -> str:
     """Where the release's `vllm serve` parser declares its model argument."""
     for f in lc.catalog.flags:
         if f.positional:
+            if f.loc is None:  # a catalog built without source positions
+                return ""
             return f" (vllm {lc.catalog.vllm_version} declares it as `{f.dest}` at {f.loc.file}:{f.loc.line})"
     return ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator
 
-from vcfg.diagnostics import Diagnostic
+from vcfg.diagnostics import Diagnostic, Severity
 from vcfg.errors import VcfgError
 from vcfg.lint.context import LaunchContext
 from vcfg.lint.options import option
@@ -72,11 +72,11 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     ]
     util = option(lc, "gpu_memory_utilization")
     dtype = option(lc, "kv_cache_dtype")
-    if None in sizes or not util.known or not isinstance(dtype.value, str):
+    tp, pp, dp = sizes
+    if tp is None or pp is None or dp is None or not util.known or not isinstance(dtype.value, str):
         return
     if isinstance(util.value, bool) or not isinstance(util.value, (int, float)) or not 0 < util.value <= 1:
         return
-    tp, pp, dp = sizes
     try:
         per_token = memory.kv_bytes_per_token(f, tp, pp, dtype.value)
     except VcfgError:
@@ -86,7 +86,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     tokens = int(budget // per_token) if budget > 0 and per_token > 0 else 0
     if tokens >= want:
         return
-    severity = "error" if tokens < CLEARLY_SHORT * want else "warning"
+    severity: Severity = "error" if tokens < CLEARLY_SHORT * want else "warning"
     shape = f"tp {tp}" + (f", pp {pp}" if pp > 1 else "") + (f", dp {dp}" if dp > 1 else "")
     if budget <= 0:
         message = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint import constraints as c
@@ -38,7 +38,7 @@ RULE = Rule(
     ),
 )
 
-_BASE = dict(
+_BASE: dict[str, Any] = dict(
     code=RULE.code,
     message="{what} {value} is outside the data-parallel ranks 0..{last} (`{data_parallel_size.name}` {data_parallel_size})",
     help="data-parallel ranks run from 0 to {last}: give each node its own range below {data_parallel_size}",

@@ -108,7 +108,8 @@ def check(run: RunContext) -> Iterator[Diagnostic]:
             continue
         before, cut = _sharing(near.before(lc), mine, share, info)
         for g in mine:
-            others = [(o, info[id(o)][1]) for o in before if g in info[id(o)][0]]
+            # _sharing keeps only launches with a known share
+            others = [(o, sh) for o in before if g in info[id(o)][0] and (sh := info[id(o)][1]) is not None]
             total = share + sum(s for _, s in others)
             if others and total > 1.0 + 1e-9:
                 # at most four others by name: a message does not grow with the script
