@@ -45,3 +45,20 @@ def test_the_table_is_what_the_0_9_0_source_says():
 
     src = from_version("0.9.0")
     assert tuple(replay(src, extract_configs(src))) == outside_serve_flags("0.9.0")
+
+
+def test_a_positional_without_a_source_position_names_no_declaration_site(tmp_path):
+    """VC010's help cites where the release declares the model argument; a catalog whose
+    positional has no file:line (a hand-made or plugin catalog) gives the help without
+    it instead of failing."""
+    from tests.launch_context import launch_context
+    from vcfg.lint.rules import vc010_model_option as vc010
+    from vcfg.records import replace
+
+    lc = launch_context(tmp_path, "vllm serve m\n")
+    assert vc010._positional(lc).startswith(" (vllm 0.33.0 declares it as ")
+    flags = tuple(replace(f, loc=None) if f.positional else f for f in lc.catalog.flags)
+    lc.own_target = replace(lc.target, catalog=replace(lc.catalog, flags=flags))
+    lc.memo.clear()
+    assert any(f.positional for f in lc.catalog.flags)
+    assert vc010._positional(lc) == ""

@@ -228,3 +228,20 @@ def test_two_dp_heads_on_one_host_share_the_rpc_port(tmp_path):
     # a group on one node handshakes over IPC: nothing bound
     local = text.replace("-dpl 4 ", "")
     assert [x for x in codes(tmp_path, local, "0.33.0") if x[0] == "VC302"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        ("vllm serve m --data-parallel-size 2 \\\n  --data-parallel-rank 5\n", (2, 3)),
+        ("vllm serve m --data-parallel-rank 5 \\\n  --data-parallel-size 2\n", (1, 14)),
+        ("vllm serve m --data-parallel-start-rank 4 \\\n  --data-parallel-size 2 --nnodes 2\n", (1, 14)),
+    ],
+    ids=["size-first", "rank-first", "start-rank-first"],
+)
+@pytest.mark.parametrize("version", ["0.20.2", "0.33.0"])
+def test_an_out_of_range_rank_is_reported_at_the_rank(tmp_path, text, at, version):
+    """The rank is the mistake, wherever the size is written (VC209 once pointed at the
+    option written last, the size in the last two cases)."""
+    found = [(line, col) for code, line, col in codes(tmp_path, text, version) if code == "VC209"]
+    assert found == [at]

@@ -52,7 +52,7 @@ def _last(v: dict) -> dict:
 RANK = c.Constraint(
     operands=(
         c.Operand("data_parallel_rank", given=True),
-        c.Operand("data_parallel_size", convert=c.positive_int),
+        c.Operand("data_parallel_size", convert=c.positive_int, report=False),  # the rank is the mistake
     ),
     violated=lambda v: v.data_parallel_size > 1 and not 0 <= v.data_parallel_rank < v.data_parallel_size,
     derive=lambda v: {**_last(v), "what": f"`{v['data_parallel_rank'].name}`", "value": v["data_parallel_rank"].value},
@@ -64,7 +64,7 @@ RANK = c.Constraint(
 START = c.Constraint(
     operands=(
         c.Operand("data_parallel_start_rank", given=True),
-        c.Operand("data_parallel_size", convert=c.positive_int),
+        c.Operand("data_parallel_size", convert=c.positive_int, report=False),  # the rank is the mistake
         c.Operand("data_parallel_size_local", report=False),
         c.Operand("data_parallel_rank", report=False),
         c.Operand("nnodes", absent=1, report=False),
