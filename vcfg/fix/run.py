@@ -10,19 +10,23 @@ Every pass lints the fixed text, never the disk, so ``--diff`` shows exactly wha
 from __future__ import annotations
 
 import os
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from vcfg.edits import Fix
 from vcfg.errors import VcfgError
 from vcfg.fix.apply import choose
 from vcfg.records import field, record
 
+if TYPE_CHECKING:
+    from vcfg.diagnostics import Diagnostic
+    from vcfg.lint.engine import LintResult
+
 #: passes before giving up (a pass applies every fix that does not overlap another;
 #: conflicting ones wait for the next)
 MAX_PASSES = 10
 
 #: ``lint(files, contents)``: a lint of ``files`` reading ``contents`` instead of the disk
-Lint = Callable[[Sequence[str], dict[str, bytes]], object]
+Lint = Callable[[Sequence[str], dict[str, bytes]], "LintResult"]
 
 
 @record
@@ -45,7 +49,7 @@ class FileFix:
 class FixRun:
     files: list[FileFix]
     #: the lint of the fixed text
-    result: object
+    result: LintResult
     passes: int = 0
     #: fixes still applicable after the last pass (conflicts left, or `MAX_PASSES` hit)
     pending: int = 0
@@ -77,7 +81,7 @@ def fix_files(
     lint: Lint,
     *,
     unsafe: bool = False,
-    select: Callable[[object], bool] = lambda d: True,
+    select: Callable[[Diagnostic], bool] = lambda d: True,
     contents: Optional[dict[str, bytes]] = None,
 ) -> FixRun:
     """Run the loop over ``files`` (paths as `expand_paths` gives them); nothing is
@@ -101,10 +105,10 @@ def fix_files(
     pending = 0
     while True:
         by_file: dict[str, list[Fix]] = {}
-        finding: dict[int, object] = {}
-        for d in result.diagnostics:  # type: ignore[attr-defined]
+        finding: dict[int, Diagnostic] = {}
+        for d in result.diagnostics:
             fx = d.fix
-            if not wanted(fx, unsafe) or not select(d):
+            if fx is None or not wanted(fx, unsafe) or not select(d):
                 continue
             paths = {owner(e.path) for e in fx.edits}
             only = next(iter(paths)) if len(paths) == 1 else None
