@@ -10,7 +10,7 @@ Every pass lints the fixed text, never the disk, so ``--diff`` shows exactly wha
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, TypeGuard
 
 from vcfg.edits import Fix
 from vcfg.errors import VcfgError
@@ -59,7 +59,7 @@ class FixRun:
         return sum(f.applied for f in self.files)
 
 
-def wanted(fix: Optional[Fix], unsafe: bool) -> bool:
+def wanted(fix: Optional[Fix], unsafe: bool) -> TypeGuard[Fix]:
     return fix is not None and (fix.applicability == "safe" or unsafe)
 
 
@@ -108,7 +108,7 @@ def fix_files(
         finding: dict[int, Diagnostic] = {}
         for d in result.diagnostics:
             fx = d.fix
-            if fx is None or not wanted(fx, unsafe) or not select(d):
+            if not wanted(fx, unsafe) or not select(d):
                 continue
             paths = {owner(e.path) for e in fx.edits}
             only = next(iter(paths)) if len(paths) == 1 else None

@@ -340,9 +340,10 @@ def load_facts(model: Optional[str] = None, config_file: Optional[str] = None) -
         cfg_path = Path(config_file or "")
         index_path = cfg_path.parent / "model.safetensors.index.json"
     facts = parse_config(_read_json(cfg_path), str(cfg_path))
-    total = _index_total_size(index_path) if index_path is not None and index_path.is_file() else None
-    if total and index_path is not None:
-        return _replace(facts, weight_bytes=total, weight_source=f"{index_path.name} metadata.total_size")
+    if index_path is not None and index_path.is_file():
+        total = _index_total_size(index_path)
+        if total:
+            return _replace(facts, weight_bytes=total, weight_source=f"{index_path.name} metadata.total_size")
     return facts
 
 

@@ -163,8 +163,8 @@ def connector_listeners(lc: LaunchContext) -> list[Listener]:
                 base, b, given = _env_value(lc, base_key, pf.default)
                 # a prefix of this command is this launch's own word; an export earlier in
                 # the script is shared by several launches: point at the launch instead
-                own = given and b is not None and b.source == "prefix" and b.value is not None
-                at = b.value.span.for_finding(lc.path) if own and b is not None else conn_at
+                own = b.value if given and b is not None and b.source == "prefix" else None
+                at = own.span.for_finding(lc.path) if own is not None else conn_at
                 setting = base_key
             p = port_number(base) if base is not UNKNOWN else None
             offs = _offsets(pf.offset, lc)
