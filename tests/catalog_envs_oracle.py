@@ -78,7 +78,7 @@ def run_envs_oracle(envs_py: Path, probes: Optional[dict[str, list[str]]] = None
     """
     with tempfile.TemporaryDirectory(prefix="vcfg-oracle-") as cwd:
         proc = subprocess.run(
-            [sys.executable, "-I", "-c", _SCRIPT, str(envs_py)],
+            [sys.executable, "-I", "-B", "-c", _SCRIPT, str(envs_py)],  # -B: no __pycache__ beside it
             input=json.dumps(probes or {}),
             env={"HOME": ORACLE_HOME},
             cwd=cwd,

@@ -1,34 +1,40 @@
 import os
-import shutil
+import sys
 import tempfile
 
 import pytest
 
-#: the bytecode folder this process made for the session's child interpreters (removed
-#: at its end); None where the environment already names one or a parent process did
-_PYCACHE: "str | None" = None
+
+def _bytecode_folder() -> str:
+    """Where the suite keeps bytecode: one folder per user in the temporary directory,
+    kept between runs (Python and pytest check each file against its source's time and
+    size, and name pytest's rewritten test modules after pytest's version)."""
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return os.path.join(tempfile.gettempdir(), f"vcfg-tests-bytecode-{uid}")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Child interpreters (vcfg in a subprocess: hostile input, exit paths, the language
-    server, pre-commit) share one bytecode cache for the session, outside the tree.
+    """The suite's interpreters (pytest-xdist's workers, vcfg in a subprocess: hostile
+    input, exit paths, the language server, pre-commit, and this one) keep bytecode in
+    one folder outside the tree, between runs.
 
     With PYTHONDONTWRITEBYTECODE set (as on the CI machine) and an editable install,
     every child compiled each of vcfg's modules it imported from source: 0.25 s of CPU
-    for a ``vcfg lint`` that takes 0.06 s from bytecode, about 150 times a run.  Set
-    here, before pytest-xdist starts its workers, so they and their children inherit it;
-    no source file or folder of the tree is written either way."""
-    global _PYCACHE
+    for a ``vcfg lint`` that takes 0.06 s from bytecode, about 150 times a run; and each
+    collecting process rewrote the asserts of every test module: about 10 s of CPU of
+    the 13 s a collection took, paid again by both workers of every run (a second
+    collection from the kept folder: 3.8 s). Set here, before pytest-xdist starts its
+    workers, so they and their children inherit it; no source file or folder of the
+    tree is written either way."""
     if os.environ.get("PYTHONPYCACHEPREFIX"):
         return
-    _PYCACHE = tempfile.mkdtemp(prefix="vcfg-tests-pycache-")
-    os.environ["PYTHONPYCACHEPREFIX"] = _PYCACHE
+    folder = _bytecode_folder()
+    os.makedirs(folder, exist_ok=True)
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _PYCACHE is not None:
-        shutil.rmtree(_PYCACHE, ignore_errors=True)
+    # this process too: it collects (and rewrites) the test modules when no worker does
+    sys.pycache_prefix = folder
+    sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True)
