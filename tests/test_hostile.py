@@ -312,6 +312,11 @@ def test_unsafe_yaml_tag_in_a_config(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ bounded work per file
 
+#: The biggest of these inputs (each 1-4 s of CPU on this machine, a few hundred times the
+#: work of a real file) run in the slow stage of .ci/run; the default suite keeps one
+#: smaller case of each kind (10,000 and 2,000 launches; pods, services).
+BIG = pytest.mark.slow
+
 
 def _timed_lint(tmp_path: Path, name: str, text: str, limit: float = CPU_SECONDS) -> Ran:
     (tmp_path / name).write_text(text)
@@ -319,6 +324,7 @@ def _timed_lint(tmp_path: Path, name: str, text: str, limit: float = CPU_SECONDS
     return p
 
 
+@BIG
 def test_nested_loops_are_not_unrolled_past_the_budget(tmp_path: Path) -> None:
     xs = " ".join(str(i) for i in range(64))
     p = _timed_lint(
@@ -345,6 +351,7 @@ def test_ten_thousand_launches(tmp_path: Path) -> None:
     assert max(len(line) for line in p.out.splitlines()) < 1000
 
 
+@BIG
 def test_many_launches_on_distinct_ports_lint_fast(tmp_path: Path) -> None:
     p = _timed_lint(
         tmp_path,
@@ -355,6 +362,7 @@ def test_many_launches_on_distinct_ports_lint_fast(tmp_path: Path) -> None:
     assert "VC302" not in p.out and "VC306" not in p.out, p.out[-2000:]
 
 
+@BIG
 def test_twenty_thousand_own_line_suppressions(tmp_path: Path) -> None:
     p = _timed_lint(
         tmp_path,
@@ -437,7 +445,9 @@ SHARED = {
 }
 
 
-@pytest.mark.parametrize("case", list(SHARED))
+@pytest.mark.parametrize(
+    "case", [pytest.param(c, marks=BIG) if c in ("sh-10000", "sh-ifs", "sh-waits") else c for c in SHARED]
+)
 def test_many_launches_sharing_one_port_and_gpu(tmp_path: Path, case: str) -> None:
     name, text = SHARED[case]
     p = _timed_lint(tmp_path, name, text)
@@ -653,7 +663,7 @@ def _bounded_case(tmp_path: Path, name: str, code: int, line: str) -> None:
     assert max(len(ln) for ln in p.out.splitlines()) < 1000
 
 
-@pytest.mark.parametrize("name", list(BOUNDED))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=BIG) for n in BOUNDED])
 def test_many_launches_and_commands_are_bounded(tmp_path: Path, name: str) -> None:
     _bounded_case(tmp_path, name, *BOUNDED[name])
 
