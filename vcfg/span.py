@@ -28,6 +28,30 @@ from vcfg.records import tuple_record
 #: what ends a line, for spans and for the lines shown with a finding
 LINE_BREAK = re.compile("\r\n|\r|\n")
 
+#: the bytes last decoded by `source_text` and their text (one entry: a file is decoded
+#: where its reader is chosen, by the reader, and by the YAML loader, one after another)
+_last: tuple[Any, str] = (None, "")
+
+
+def source_text(data: bytes) -> str:
+    """``data`` decoded as every reader decodes a file: UTF-8, a byte that is not UTF-8
+    kept as one character (a lone surrogate) so that positions stay exact. The same
+    bytes object asked again gets the same text without decoding again (20 MiB of
+    random bytes took 0.37 s a decode)."""
+    global _last
+    if data is _last[0]:
+        return _last[1]
+    text = data.decode("utf-8", "surrogateescape")
+    if type(data) is bytes:  # immutable: the text stays right for these bytes
+        _last = (data, text)
+    return text
+
+
+def forget_source_text() -> None:
+    """Let go of the text `source_text` keeps (a file's text is not kept past its reading)."""
+    global _last
+    _last = (None, "")
+
 
 def split_lines(text: str) -> list[str]:
     """``text``'s lines without their endings, split where `LINE_BREAK` matches (a

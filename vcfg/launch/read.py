@@ -24,6 +24,7 @@ from vcfg.fileio import MAX_BYTES  # noqa: E402  (re-exported)
 from vcfg.launch.model import MAX_LAUNCHES, LaunchPlan, ParseProblem
 from vcfg.launch.readers import REGISTRY, Evidence, ReadContext, shebang_interpreter
 from vcfg.records import field, record
+from vcfg.span import forget_source_text, source_text
 
 #: suffixes of data formats that are never read as shell scripts, even when named
 _NOT_SCRIPTS = {
@@ -217,9 +218,15 @@ def _script_fallback(path: str, asked: list[str]) -> bool:
 
 def read_plan(path: str, data: bytes, ctx: Optional[ReadContext] = None, choice: Optional[Choice] = None) -> LaunchPlan:
     """The launch plan of one file: its reader's, or an empty plan if none claims it."""
-    ctx = ctx if ctx is not None else ReadContext()
+    try:
+        return _read_plan(path, data, ctx if ctx is not None else ReadContext(), choice)
+    finally:
+        forget_source_text()  # the file's text is not kept past its reading
+
+
+def _read_plan(path: str, data: bytes, ctx: ReadContext, choice: Optional[Choice]) -> LaunchPlan:
     if choice is None:
-        choice = choose(path, data.decode("utf-8", "surrogateescape"), ctx, data[:256])
+        choice = choose(path, source_text(data), ctx, data[:256])
     if choice.evidence is None or choice.reader is None:
         return LaunchPlan(path, source_kind="none")
     plan = capped(reader_module(choice.reader).read(path, data, choice.evidence, ctx))

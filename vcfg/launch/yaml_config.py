@@ -28,37 +28,54 @@ from vcfg.launch.model import (
     Word,
 )
 from vcfg.records import record
+from vcfg.span import source_text
 
 _STEP = 64
+#: positions up to this many characters are counted directly, without the table
+_DIRECT = 4096
 
 
 class _TextLoc:
     """Character indexes of a decoded text -> spans in its file (or, when the
-    text is a heredoc, in the script that wrote it)."""
+    text is a heredoc, in the script that wrote it).
+
+    The line table and, for a non-ASCII text, the character-to-byte table are made
+    when a position past the first `_DIRECT` characters is first asked for: a file
+    whose reading asks none (20 MiB of random bytes read as YAML, its error near the
+    start) does not pay the 2-3 s of CPU they cost."""
 
     def __init__(self, text: str, path: str, word: Optional[Word] = None) -> None:
         self.text = text
         self.word = word
         self.path = path
-        if word is None:
-            data = text.encode("utf-8", "surrogateescape")
-            self.li = LineIndex(data, path)
-            self.ascii = text.isascii()
-            if not self.ascii:
-                # the byte offset of every _STEP-th character: a per-character table
-                # of a 20 MiB non-ASCII file was 20 million ints (1 GB, 20 s)
-                c2b = [0]
-                for i in range(0, len(text), _STEP):
-                    c2b.append(c2b[-1] + len(text[i : i + _STEP].encode("utf-8", "surrogateescape")))
-                self.c2b = c2b
+        self._li: Optional[LineIndex] = None
+        self._c2b: Optional[list[int]] = None
+        self.ascii = word is not None or text.isascii()
+
+    @property
+    def li(self) -> LineIndex:
+        if self._li is None:
+            self._li = LineIndex(self.text.encode("utf-8", "surrogateescape"), self.path)
+        return self._li
 
     def _b(self, ci: int) -> int:
-        ci = max(0, min(ci, len(self.text)))
+        text = self.text
+        ci = max(0, min(ci, len(text)))
         if self.ascii:
             return ci
+        if ci <= _DIRECT:
+            return len(text[:ci].encode("utf-8", "surrogateescape"))
+        c2b = self._c2b
+        if c2b is None:
+            # the byte offset of every _STEP-th character: a per-character table
+            # of a 20 MiB non-ASCII file was 20 million ints (1 GB, 20 s)
+            c2b = [0]
+            for i in range(0, len(text), _STEP):
+                c2b.append(c2b[-1] + len(text[i : i + _STEP].encode("utf-8", "surrogateescape")))
+            self._c2b = c2b
         k, r = divmod(ci, _STEP)
-        base = self.c2b[k]
-        return base + len(self.text[ci - r : ci].encode("utf-8", "surrogateescape")) if r else base
+        base = c2b[k]
+        return base + len(text[ci - r : ci].encode("utf-8", "surrogateescape")) if r else base
 
     def span(self, ci: int, cj: int) -> Span:
         if self.word is not None:
@@ -212,7 +229,7 @@ def _decode(text: Any) -> tuple[str, Optional[Word]]:
     if isinstance(text, (bytes, bytearray)):
         # a byte that is not UTF-8 stays one character (a lone surrogate), which the
         # loader reports at its place: vLLM's open() of the file would fail on it
-        return bytes(text).decode("utf-8", "surrogateescape"), None
+        return source_text(text if isinstance(text, bytes) else bytes(text)), None
     return str(text), None
 
 

@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from vcfg.launch.model import LaunchPlan, ParseProblem
 from vcfg.launch.readers import Evidence, ReadContext, Reader
+from vcfg.span import source_text
 
 READER = Reader(
     name="kubernetes",
@@ -75,7 +76,7 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     from vcfg.launch.readers._yaml import documents
     from vcfg.launch.yaml_config import _TextLoc
 
-    text = data.decode("utf-8", "surrogateescape")
+    text = source_text(data)
     loc = _TextLoc(text, path)
     docs = documents(path, text)
     invocations: list[Any] = []
