@@ -128,10 +128,18 @@ def test_the_release_keys_of_the_run_memo_are_their_owners():
 def test_the_launch_keys_of_a_launch_memo_read_neither_the_file_nor_the_run():
     import inspect
 
-    from vcfg.lint import constraints, options
+    from vcfg.lint import constraints, options, rule_select
 
-    assert set(rule_reuse._LAUNCH_KEYS) == {"option", "constraints._raw"}
-    for fn in (options.option, options._option, constraints._raw, constraints._raw_key):
+    assert set(rule_reuse._LAUNCH_KEYS) == {"option", "constraints._raw", "rule_select"}
+    for fn in (
+        options.option,
+        options._option,
+        constraints._raw,
+        constraints._raw_key,
+        constraints.gives_any,
+        rule_select._indexed_for,
+    ):
         src = inspect.getsource(fn)
         assert ".file" not in src.replace("where.file", "").replace("span.file", ""), fn.__name__
     assert 'lc.memo["option"]' in inspect.getsource(options.option)
+    assert 'lc.memo["rule_select"]' in inspect.getsource(rule_select._indexed_for)

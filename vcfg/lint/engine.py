@@ -402,7 +402,6 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
 
     found: list[Diagnostic] = []
     internal: list[str] = []
-    modules = modules_for(launches)
     _reading_failures(contexts, launches, found, internal)
 
     def guarded(mod, ctx) -> list[Diagnostic]:  # type: ignore[no-untyped-def]
@@ -418,6 +417,9 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
     # launches of one command on several paths (computed once, not per rule), and
     # each launch's release (a rule's range is checked per release, not per launch)
     check_launch = guarded if run.rule_memo is None else run.rule_memo.checker(launches, guarded, internal)
+    # after the checker: it gives each launch equal to one of the last lint (the
+    # language server) that launch's option lookups, which the index reads
+    modules = modules_for(launches)
     groups = path_groups(launches)
     versions = [lc.target.version for lc in launches]
     one_version = versions[0] if versions and all(v == versions[0] for v in versions) else None

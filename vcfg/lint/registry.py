@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -118,7 +119,8 @@ def rule_modules() -> tuple[ModuleType, ...]:
 
 def module(name: str) -> ModuleType:
     """Rule module ``name`` of `RULE_MODULES` (imported when first asked for)."""
-    return importlib.import_module(f"vcfg.lint.rules.{name}")
+    full = f"vcfg.lint.rules.{name}"
+    return sys.modules.get(full) or importlib.import_module(full)
 
 
 def all_rules() -> list[Rule]:

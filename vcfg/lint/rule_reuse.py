@@ -38,9 +38,10 @@ _FREE = frozenset(("path", "target", "catalog"))
 #: value sets): reading them through the file's run is not reading the file
 _RELEASE_KEYS = frozenset(("constraints.defaults", "near_miss", "vc025.enums"))
 #: a launch's memo entries derived from the launch only, whoever asks first (the option
-#: lookups of `options.option` and `constraints._raw`, which read neither the file
-#: nor the run): never counted as wide
-_LAUNCH_KEYS = frozenset(("option", "constraints._raw"))
+#: lookups of `options.option` and `constraints._raw`, and the indexed rule modules
+#: that could report on it, `rule_select`, which read neither the file nor the run):
+#: never counted as wide
+_LAUNCH_KEYS = frozenset(("option", "constraints._raw", "rule_select"))
 
 _keepable: dict[str, bool] = {}
 
@@ -294,8 +295,9 @@ class RuleMemo:
     ``kept``/``ran``: rule runs taken from the last lint and run in this one."""
 
     def __init__(self) -> None:
-        #: (path, invocation, pins, {rule code: findings}) per launch of the last lint
-        self.last: list[tuple[str, Any, tuple[Any, ...], dict[str, tuple[Any, ...]]]] = []
+        #: (path, invocation, pins, {rule code: findings}, its memo) per launch of the
+        #: last lint (the memo's `_LAUNCH_KEYS` entries are given to an equal launch)
+        self.last: list[tuple[str, Any, tuple[Any, ...], dict[str, tuple[Any, ...]], dict[str, Any]]] = []
         self.kept = 0
         self.ran = 0
 
@@ -306,27 +308,33 @@ class RuleMemo:
         lint where they can be, and kept for the next."""
         last = self.last
         mine: dict[int, tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]], _Watch]] = {}
-        now = []
+        now: list[tuple[str, Any, tuple[Any, ...], dict[str, tuple[Any, ...]], dict[str, Any]]] = []
         for lc in launches:
             pins = _pins(lc)
             old: Optional[dict[str, tuple[Any, ...]]] = None
-            for path, inv, opins, found in last:
+            derived: dict[str, Any] = {}
+            for path, inv, opins, found, omemo in last:
                 if (
                     path == lc.path
                     and inv.span == lc.inv.span
                     and all(x is y for x, y in zip(opins, pins))
                     and inv == lc.inv
                 ):
-                    old = found
+                    old, derived = found, omemo
                     break
             kept: dict[str, tuple[Any, ...]] = {}
             w = _Watch()
             memo = _Memo(w)
             memo.update(lc.memo)  # what the engine derived (the plugin catalog): as if read wide
             memo.wide_keys.update(k for k in lc.memo if k not in _LAUNCH_KEYS)
+            # the option lookups of an equal launch pinned to the same objects: the same
+            # answers (they read the launch, its parsed argv and its catalog only)
+            for k in _LAUNCH_KEYS:
+                if k in derived and k not in memo:
+                    dict.__setitem__(memo, k, derived[k])
             lc.memo = memo
             mine[id(lc)] = (old or {}, kept, w)
-            now.append((lc.path, lc.inv, pins, kept))
+            now.append((lc.path, lc.inv, pins, kept, memo))
         self.last = now
         self.kept = self.ran = 0
 

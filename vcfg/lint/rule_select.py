@@ -27,15 +27,19 @@ def modules_for(launches: Sequence[Any]) -> list[ModuleType]:
         return list(rule_modules())
     from vcfg.lint.rule_index import OPERANDS
 
-    out = []
-    for name in RULE_MODULES:
-        operands = OPERANDS.get(name)
-        if operands is not None:
-            if not launches:
-                continue
-            from vcfg.lint.constraints import gives_any
+    wanted: set[str] = set()
+    for lc in launches:
+        wanted |= _indexed_for(lc, OPERANDS)
+    return [module(name) for name in RULE_MODULES if name not in OPERANDS or name in wanted]
 
-            if not any(gives_any(lc, operands) for lc in launches):
-                continue
-        out.append(module(name))
-    return out
+
+def _indexed_for(lc: Any, operands: dict[str, Any]) -> frozenset[str]:
+    """The indexed modules that could report on ``lc`` (`gives_any`), once per launch
+    (kept in its memo: the language server gives it to an equal launch of the next
+    lint, `vcfg.lint.rule_reuse`)."""
+    hit = lc.memo.get("rule_select")
+    if hit is None:
+        from vcfg.lint.constraints import gives_any
+
+        hit = lc.memo["rule_select"] = frozenset(n for n, ops in operands.items() if gives_any(lc, ops))
+    return hit  # type: ignore[no-any-return]
