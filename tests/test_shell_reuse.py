@@ -153,3 +153,71 @@ def test_a_read_the_memo_cannot_resume_is_read_from_scratch(monkeypatch):
     assert got == parse_script(new, str(FIXTURE))
     assert not [p for p in got.problems if p.code == "internal"]
     assert memo.rec is None  # the next read starts from scratch
+
+
+def test_the_tree_parsed_again_after_an_edit_is_the_tree_parsed_from_scratch():
+    """tree-sitter's incremental parse (`shell_tree.parse_stopped(data, last)`): the
+    same tree, node for node, after each random edit of corpus scripts; a text with a
+    syntax error is parsed from scratch (the read budget applies as without reuse)."""
+    from vcfg.launch import shell_tree
+
+    rnd = random.Random(7)
+    reused = scratch = 0
+    for f in rnd.sample(corpus(), 25):
+        data = f.read_bytes()
+        last: list[object] = []
+        shell_tree.parse_stopped(data, last)
+        for _ in range(6):
+            k = rnd.randrange(len(data) + 1)
+            data = (
+                data[:k] + rnd.choice([b"x", b"1", b" ", b"'", b"\n", b"fi\n", b"#", b"\xc3\xa9", b""]) + data[k + 1 :]
+            )
+            had = bool(last)
+            tree, stop = shell_tree.parse_stopped(data, last)
+            want, want_stop = shell_tree.parse_stopped(data)
+            assert str(tree.root_node) == str(want.root_node) and stop == want_stop, (f, k)
+            if had and not tree.root_node.has_error:
+                reused += 1
+                assert last and last[1] is tree
+            else:
+                scratch += 1
+    assert reused > 50 and scratch > 5, (reused, scratch)
+
+
+def test_stray_keywords_are_looked_for_on_the_lines_that_hold_a_keyword_only():
+    """`shell_tree._stray_matches` (the pattern run on the lines a cheaper one finds)
+    gives exactly the matches of the pattern run over the whole text, on the corpus'
+    scripts, on keyword-dense made-up text and on random bytes, whole or from an
+    offset inside a line."""
+    from vcfg.launch import shell_tree
+
+    rnd = random.Random(3)
+    texts = [f.read_bytes() for f in corpus()]
+    words = [
+        b"fi",
+        b"done",
+        b"do",
+        b"then",
+        b"else",
+        b"in",
+        b"}",
+        b"]]",
+        b";",
+        b"&",
+        b" ",
+        b"\t",
+        b"\n",
+        b"x",
+        b"(",
+        b"`",
+    ]
+    texts += [b"".join(rnd.choice(words) for _ in range(400)) for _ in range(40)]
+    texts += [bytes(rnd.randrange(256) for _ in range(2000)) for _ in range(10)]
+    found = 0
+    for data in texts:
+        for lo, hi in ((0, len(data)), (rnd.randrange(len(data) + 1), len(data)), (0, rnd.randrange(len(data) + 1))):
+            want = [(m.span(), m.group(1)) for m in shell_tree._STRAY.finditer(data, lo, hi)]
+            got = [(m.span(), m.group(1)) for m in shell_tree._stray_matches(data, lo, hi)]
+            assert got == want, (data[:80], lo, hi)
+            found += len(want)
+    assert found > 1000

@@ -42,15 +42,18 @@ class Program:
         self.children = children
 
 
-def top_level(data: bytes, li: LineIndex, problems: Optional[list[ParseProblem]] = None) -> Iterator[Sequence[Any]]:
+def top_level(
+    data: bytes, li: LineIndex, problems: Optional[list[ParseProblem]] = None, last_parse: Optional[list[Any]] = None
+) -> Iterator[Sequence[Any]]:
     """The children of the script's tree (statements, comments and the separators
     between them), piece by piece.  ``problems``: where the parse problems of the
     pieces read go (syntax errors, stray keywords, a parse stopped by its budget,
-    the statement size cap), else they are not looked for."""
+    the statement size cap), else they are not looked for.  ``last_parse``: the last parse
+    of the document, for a script read whole (`shell_tree.parse_stopped`)."""
     from vcfg.launch import shell_tree
 
     if len(data) <= CHUNK:
-        tree, stop = shell_tree.parse_stopped(data)
+        tree, stop = shell_tree.parse_stopped(data, last_parse)
         root = tree.root_node
         if problems is not None:
             shell_tree.stop_problem(li, problems, stop)

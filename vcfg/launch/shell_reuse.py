@@ -45,6 +45,7 @@ from vcfg.launch.model import (
     _new,
 )
 from vcfg.launch.model import Run as WordRun
+from vcfg.launch.shell_tree import _common_prefix, _common_suffix
 
 #: what a read produces, in order (the lists `parse_script` turns into the plan)
 _OUTPUTS = ("problems", "unknowns", "starts", "timeline", "invocations", "written", "stop_sites", "stop_seqs")
@@ -54,6 +55,8 @@ _TRIES = 4
 #: edits a snapshot may lag behind before it is dropped (each is applied when used)
 _MAX_CHAIN = 16
 _ATOMS = (str, int, bool, float, type(None))
+#: values `_Edit.before` keeps (then it starts again)
+_MAX_BEFORE = 50_000
 _RECORDS = (Word, WordRun, Hole, Binding, EnvEvent, Unknown, ParseProblem, WrittenFile, Upstream)
 _SITE = Invocation._fields.index("site")  # type: ignore[attr-defined]
 _make: Any = _new  # tuple.__new__: a record from its field values
@@ -67,11 +70,20 @@ class _Edit:
     """Bytes ``[a, b)`` of the old text became ``[a, b + d)``, within line ``line``
     (1-based), whose columns after the edit move by ``dcol`` characters."""
 
-    __slots__ = ("path", "a", "b", "d", "line", "dcol", "memo")
+    __slots__ = ("path", "a", "b", "d", "line", "dcol", "memo", "before", "lines_only", "with_lines")
 
-    def __init__(self, path: str, a: int, b: int, d: int, line: int, dcol: int) -> None:
+    def __init__(
+        self, path: str, a: int, b: int, d: int, line: int, dcol: int, before: Optional[dict[int, Any]] = None
+    ) -> None:
         self.path, self.a, self.b, self.d, self.line, self.dcol = path, a, b, d, line, dcol
         self.memo: dict[int, tuple[Any, Any]] = {}
+        #: id -> (value, n): values an earlier edit found unchanged, all their positions
+        #: in this file before byte n (`ShellMemo.before`): one at or after the edit's
+        #: start is unchanged again, and not walked
+        self.before: dict[int, Any] = {} if before is None else before
+        #: spans of this file with lines only passed (and the values holding one)
+        self.lines_only = 0
+        self.with_lines: set[int] = set()
 
     def start(self, p: int) -> int:
         if p < self.a:
@@ -86,6 +98,7 @@ class _Edit:
         st, en = s.start, s.end
         if st < 0:  # no bytes: lines and columns only
             if s.line != self.line and s.end_line != self.line:
+                self.lines_only += 1  # unchanged by this edit, not by any edit before it
                 return s
             raise _Bail
         if en <= self.a:
@@ -114,7 +127,13 @@ class _Edit:
         k = id(x)
         hit = self.memo.get(k)
         if hit is not None:
+            if k in self.with_lines:
+                self.lines_only += 1
             return hit[1]
+        seen = self.before.get(k)
+        if seen is not None and seen[0] is x and seen[1] <= self.a:
+            return x
+        lines_only = self.lines_only
         if t is tuple:
             out: Any = tuple([self.val(v) for v in x])
         elif t is list:
@@ -130,6 +149,14 @@ class _Edit:
             out = _make(t, tuple([self.val(v) for v in x]))
         else:
             raise _Bail
+        if self.lines_only != lines_only:
+            self.with_lines.add(k)
+        elif len(out) == len(x) and all(
+            p is q for p, q in zip(out.values() if t is dict else out, x.values() if t is dict else x)
+        ):
+            out = x  # nothing in it moved: the same value, all its positions before the edit
+            if len(self.before) < _MAX_BEFORE:
+                self.before[k] = (x, self.a)
         self.memo[k] = (x, out)  # x kept alive: its id stays its own
         return out
 
@@ -195,6 +222,7 @@ class _Snap:
         out.noted, out.called, out.counters, out.lens = self.noted, self.called, self.counters, self.lens
         out.holes = e.val(self.holes)
         e.memo.clear()
+        e.with_lines.clear()
         return out
 
 
@@ -245,6 +273,11 @@ class ShellMemo:
     def __init__(self) -> None:
         self.rec: Optional[_Record] = None
         self.last: tuple[Any, ...] = ()
+        #: the last parse's text and tree, parsed again from after an edit
+        #: (`vcfg.launch.shell_tree.parse_stopped`)
+        self.tree: list[Any] = []
+        #: the values edits found unchanged (`_Edit.before`)
+        self.before: dict[int, Any] = {}
         #: the read in progress, for `shape`: its record, the old one it resumed (or
         #: None) and where the edit was (the first byte, the first top-level child of
         #: the moved tail, the move)
@@ -253,6 +286,8 @@ class ShellMemo:
     def forget(self) -> None:
         """Start the next read from scratch."""
         self.rec = self._now = None
+        self.tree = []
+        self.before = {}
 
     def shape(self, kids: list[Any], data: bytes) -> Any:
         """`vcfg.launch.shape.script_shape` of the script just read, each top-level
@@ -314,7 +349,7 @@ class ShellMemo:
         environ = dict(key[1]) if key[1] is not None else None
         key = (key[0], tuple(sorted(key[1].items())) if key[1] is not None else None, tuple(key[2] or ()) or None)
         old, self.rec = self.rec, None
-        kids = list(next(iter(top_level(data, li, problems)), []))
+        kids = list(next(iter(top_level(data, li, problems, self.tree)), []))
         sigs = [(c.type, c.start_byte, c.end_byte) for c in kids]
         stmts = [i for i, c in enumerate(kids) if c.is_named and c.type != "comment"]
         rec = _Record(key, data, sigs, stmts)
@@ -326,7 +361,9 @@ class ShellMemo:
             return source_file(*a)
 
         interp.source_file = spy
-        plan = _Plan(old, rec, interp, data, li, kids) if old is not None and old.key == key else None
+        if len(self.before) >= _MAX_BEFORE:
+            self.before = {}
+        plan = _Plan(old, rec, interp, data, li, kids, self.before) if old is not None and old.key == key else None
         self._now = (rec, old, plan.a, plan.tail_from, plan.d) if plan is not None else (rec, None, 0, len(kids), 0)
         first = plan.resume() if plan is not None else 0
         self.last = ("fresh",) if plan is None else ("resumed", first, "reused", None)
@@ -373,7 +410,16 @@ class _Plan:
     """How one read reuses the last: the edit between the texts, where to resume, and
     the old statements the new ones after the edit correspond to."""
 
-    def __init__(self, old: _Record, rec: _Record, interp: Any, data: bytes, li: LineIndex, kids: list[Any]) -> None:
+    def __init__(
+        self,
+        old: _Record,
+        rec: _Record,
+        interp: Any,
+        data: bytes,
+        li: LineIndex,
+        kids: list[Any],
+        unchanged: Optional[dict[int, Any]] = None,
+    ) -> None:
         self.old, self.rec, self.interp, self.kids = old, rec, interp, kids
         before = old.data
         n = min(len(before), len(data))
@@ -391,7 +437,7 @@ class _Plan:
         if b"\n" not in cut_old + cut_new and b"\r" not in cut_old + cut_new and b"\r" not in data[a - 1 : a + 1]:
             line, col = li.point(a)
             dcol = len(cut_new.decode("utf-8", "surrogateescape")) - len(cut_old.decode("utf-8", "surrogateescape"))
-            self.edit = _Edit(li.file, a, self.b_old, self.d, line, dcol)
+            self.edit = _Edit(li.file, a, self.b_old, self.d, line, dcol, unchanged)
         self.tries = 0
         self.start = 0
         # the first top-level child from which the new syntax is the old one moved
@@ -497,6 +543,7 @@ class _Plan:
             return False
         finally:
             e.memo.clear()
+            e.with_lines.clear()
         for n in _OUTPUTS:
             getattr(interp, n).extend(tail[n])
         rec.snaps.append((snap, ()))
@@ -550,31 +597,6 @@ def _may_split(c: Any, data: bytes) -> bool:
         return False
     name = node.child_by_field_name("name")
     return name is not None and data[name.start_byte : name.start_byte + 1] == b"-"
-
-
-def _common_prefix(x: bytes, y: bytes, n: int) -> int:
-    """The length of the common prefix of ``x`` and ``y`` (at most ``n``): halving
-    slices, each compared in C."""
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if x[lo:mid] == y[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _common_suffix(x: bytes, y: bytes, n: int) -> int:
-    lo, hi = 0, n
-    lx, ly = len(x), len(y)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if x[lx - mid : lx - lo] == y[ly - mid : ly - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 __all__: Sequence[str] = ["ShellMemo"]
