@@ -3589,6 +3589,22 @@ def parse_file(path: str, **kw: Any) -> LaunchPlan:
 _FENCE_RE = lazy(r"^([ \t>]*)(`{3,}|~{3,})[ \t]*([^`\s{]*)")
 #: fenced block languages read as shell; problems are reported only for the first four
 _SHELL_LANGS = {"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession", "text", ""}
+#: a line that is only a code span of three or more backticks (after a blockquote or list
+#: marker): ```cmd --x``` is no fence (CommonMark: a backtick fence's info string holds no
+#: backtick) but a one-line command, as a fenced block of one line would be
+_SPAN_LINE_RE = lazy(rb"^[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?(`{3,})(?!`)[ \t]*(.*?[^` \t])[ \t]*(?<!`)\1[ \t]*$")
+
+
+def markdown_fence(line: str) -> Optional[re.Match[str]]:
+    """The opening fence of a Markdown code block on this line (its indentation, fence
+    and language), or None; a backtick fence whose rest of line holds a backtick is an
+    inline code span, not a fence (CommonMark)."""
+    m = _FENCE_RE.match(line)
+    if m and m.group(2)[0] == "`" and "`" in line[m.end(2) :]:
+        return None
+    return m
+
+
 _STRICT_LANGS = {"bash", "sh", "shell", "zsh"}
 
 
@@ -3611,11 +3627,15 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
         pos += len(line)
         body = line.rstrip(b"\r\n")
         if fence is None:
-            m = _FENCE_RE.match(body.decode("utf-8", "replace"))
+            m = markdown_fence(body.decode("utf-8", "replace"))
             if m:
                 fence = m.group(2).encode()[:1] * len(m.group(2))
                 lang = m.group(3).lower()
                 block_start = pos
+            else:
+                span = _SPAN_LINE_RE.match(body)
+                if span:
+                    out[start + span.start(2) : start + span.end(2)] = span.group(2)
             continue
         stripped = body.strip(b" \t>")
         if stripped.startswith(fence) and not stripped.strip(fence[:1]):

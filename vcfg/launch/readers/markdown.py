@@ -24,7 +24,6 @@ READER = Reader(
 )
 
 _FENCE = re.compile(r"^[ \t>]*(```|~~~)", re.M)
-_OPEN = re.compile(r"^([ \t>]*)(`{3,}|~{3,})[ \t]*([^`\s{]*)")
 _FLAG_LANGS = {"bash", "sh", "shell", "console", "text", ""}
 
 
@@ -38,6 +37,8 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 def blocks(text: str) -> list[tuple[str, int, int, int]]:
     """(language, first line, last line, byte offset of the first line) of each
     fenced block's body, lines 1-based."""
+    from vcfg.launch.shell import markdown_fence
+
     out = []
     fence = None
     lang = ""
@@ -47,7 +48,7 @@ def blocks(text: str) -> list[tuple[str, int, int, int]]:
     for n, line in enumerate(text.splitlines(keepends=True), 1):
         body = line.rstrip("\r\n")
         if fence is None:
-            m = _OPEN.match(body)
+            m = markdown_fence(body)
             if m:
                 fence, lang, start, body_offset = (
                     m.group(2)[0] * 3,
@@ -98,20 +99,34 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     return plan._replace(invocations=invocations, problems=problems)
 
 
-_OPTION = re.compile(r"(?:^|[\s'\"])--([A-Za-z0-9][A-Za-z0-9_.-]*)")
+_OPTION_WORD = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)")
 
 
 def _mostly_vllm_options(body: list[str], ctx: ReadContext) -> bool:
-    """At least half of the block's ``--options`` are ``vllm serve`` options of the
+    """At least half of the block's ``--options`` (words starting with ``--``) are ``vllm serve`` options of the
     release (a typo among them still leaves the block a launch, for VC001 to name)."""
     from vcfg.launch.readers.serve_config import _catalog, _is_option
 
-    names = _OPTION.findall("".join(body))
+    names = [m.group(1) for m in map(_OPTION_WORD.match, _words("".join(body))) if m]
     if not names:
         return False
     cat = _catalog(ctx)
     known = sum(1 for n in names if _is_option(cat, n))
     return known > 0 and known * 2 >= len(names)
+
+
+def _words(text: str) -> list[str]:
+    """The block's shell words: an option written inside another option's quoted value
+    (``--server_args="--enable-auto-tool-choice ..."``, ns eval's) is part of that value,
+    not an option of its own.  A block the shell cannot split (an open quote) falls back
+    to its blank-separated words."""
+    import shlex
+
+    joined = re.sub(r"\\\r?\n", " ", text)
+    try:
+        return shlex.split(joined, comments=False)
+    except ValueError:
+        return joined.split()
 
 
 def _flags_block(path: str, data: bytes, lines: list[str], a: int, b: int, off: int) -> list[Any]:
