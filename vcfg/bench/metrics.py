@@ -230,8 +230,8 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
     tpot = latency.get("tpot", {})
     decode_speed: dict[str, Optional[float]] = {}
     for stat in ("mean", "median", "p99"):
-        value = tpot.get(stat)
-        decode_speed[stat] = None if nothing_succeeded or not value or value <= 0 else 1000.0 / value
+        tv = tpot.get(stat)
+        decode_speed[stat] = None if nothing_succeeded or not tv or tv <= 0 else 1000.0 / tv
 
     out_tokens, in_tokens = s.get("total_output_tokens"), s.get("total_input_tokens")
     output_tput = ratio(out_tokens, duration)
@@ -274,9 +274,9 @@ def analyze(result: BenchResult, slos: Slos) -> Analysis:
 
     verdicts = []
     for metric, slo in slos.items():
-        value = latency.get(metric, {}).get("mean")
-        passed = None if value is None or nothing_succeeded else value <= slo
-        verdicts.append(Verdict(metric, "mean", slo, value, passed, NODE[metric]))
+        mean = latency.get(metric, {}).get("mean")
+        passed = None if mean is None or nothing_succeeded else mean <= slo
+        verdicts.append(Verdict(metric, "mean", slo, mean, passed, NODE[metric]))
     verdicts.append(_failure_verdict(failure_rate, slos))
     if slos.min_goodput_pct is not None:
         verdicts.append(_goodput_verdict(slos.min_goodput_pct, per_request, s, completed, failed, duration))
@@ -526,13 +526,13 @@ def _caveats(a: Analysis) -> list[Caveat]:
             )
         )
 
-    total, reported = a.goodput.get("total"), a.goodput.get("reported_total")
-    if total and reported and abs(total - reported) > 0.02 * reported + 0.01:
+    gp_total, reported = a.goodput.get("total"), a.goodput.get("reported_total")
+    if gp_total and reported and abs(gp_total - reported) > 0.02 * reported + 0.01:
         out.append(
             Caveat(
                 "total-throughput-mismatch",
                 "note",
-                f"input + output token goodput is {total:.2f} tok/s but the result "
+                f"input + output token goodput is {gp_total:.2f} tok/s but the result "
                 f"reports a total token throughput of {reported:.2f} tok/s",
             )
         )

@@ -84,7 +84,7 @@ class PerRequestAnalysis:
     requests: int
     successful: int
     #: "ttft", "tpot", "itl", "e2el" -> count, mean, median, p90, p99, max (ms)
-    distributions: dict[str, dict[str, float]]
+    distributions: dict[str, dict[str, Optional[float]]]
     slo_goodput: SloGoodput
     #: seconds, per successful request (for plots)
     ttfts_s: tuple[float, ...] = ()
@@ -106,7 +106,7 @@ def analyze_per_request(pr: PerRequest, slos: Slos, duration_s: Optional[float])
     tpots = [pr.tpot_s(i) for i in ok if pr.output_lens[i] > 1]
     itls = [gap for i in ok for gap in pr.itls_s[i]]
     e2els = [pr.latency_s(i) for i in ok]
-    distributions = {}
+    distributions: dict[str, dict[str, Optional[float]]] = {}
     for name, values in (("ttft", ttfts), ("tpot", tpots), ("itl", itls), ("e2el", e2els)):
         summary = summarize_ms(values)
         if summary is not None:
@@ -117,12 +117,12 @@ def analyze_per_request(pr: PerRequest, slos: Slos, duration_s: Optional[float])
     violations: list[Violation] = []
     good_output_tokens = 0
     for i in ok:
-        values = {
+        at: dict[str, Optional[float]] = {
             "ttft": pr.ttfts_s[i] * 1000.0,
             "tpot": pr.tpot_s(i) * 1000.0,
             "itl": max(pr.itls_s[i]) * 1000.0 if pr.itls_s[i] else None,
         }
-        broke = tuple(m for m, slo in limits.items() if values[m] is not None and values[m] > slo)
+        broke = tuple(m for m, slo in limits.items() if (x := at[m]) is not None and x > slo)
         if not broke:
             good_output_tokens += pr.output_lens[i]
             continue
@@ -131,11 +131,11 @@ def analyze_per_request(pr: PerRequest, slos: Slos, duration_s: Optional[float])
         violations.append(
             Violation(
                 index=i,
-                ttft_ms=values["ttft"] or 0.0,
-                tpot_ms=values["tpot"] or 0.0,
-                max_itl_ms=values["itl"],
+                ttft_ms=at["ttft"] or 0.0,
+                tpot_ms=at["tpot"] or 0.0,
+                max_itl_ms=at["itl"],
                 broke=broke,
-                excess=max((values[m] or 0.0) / limits[m] for m in broke),
+                excess=max((at[m] or 0.0) / limits[m] for m in broke),
             )
         )
     violations.sort(key=lambda v: (-v.excess, v.index))

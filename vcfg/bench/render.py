@@ -389,10 +389,10 @@ def render_markdown(a: Analysis) -> str:
             shown = g.violations[:SHOWN_VIOLATIONS]
             out += ["", "| request | TTFT (ms) | TPOT (ms) | max ITL (ms) | broke |"]
             out.append("|---:|---:|---:|---:|---|")
-            for v in shown:
+            for viol in shown:
                 out.append(
-                    f"| {v.index} | {_n(v.ttft_ms)} | {_n(v.tpot_ms)} | "
-                    f"{_n(v.max_itl_ms)} | {', '.join(m.upper() for m in v.broke)} |"
+                    f"| {viol.index} | {_n(viol.ttft_ms)} | {_n(viol.tpot_ms)} | "
+                    f"{_n(viol.max_itl_ms)} | {', '.join(m.upper() for m in viol.broke)} |"
                 )
             if len(g.violations) > len(shown):
                 out.append(f"\n{len(g.violations) - len(shown)} more not shown.")

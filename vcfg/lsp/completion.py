@@ -93,7 +93,7 @@ def per_release(name: str, *objs: Any) -> Any:
 
 
 def _keep(name: str, objs: tuple[Any, ...], value: Any) -> Any:
-    _BUILT[(name, *(id(o) for o in objs))] = (objs, value)
+    _BUILT[(name,) + tuple(id(o) for o in objs)] = (objs, value)
     while len(_BUILT) > 48:
         del _BUILT[next(iter(_BUILT))]
     return value

@@ -446,7 +446,7 @@ def manifest_cursor(lines: Sequence[str], line: int, col: int, json_flags: froze
         if item[:1] in "|>":
             return shell_cursor(lines, line, col, json_flags)
         before = _items_before(lines, line, len(m.group(1)))
-        cw = _yaml_item_word(item)
+        cw: Optional[_Word] = _yaml_item_word(item)
         return arg_cursor(before, cw, col, json_flags, quote_style=item[:1] if item[:1] in "\"'" else "yaml")
     m = re.match(r"^\s*(?:-\s+)?(?:args|command)\s*:\s*\[(.*)$", cur)
     if m and _mentions_vllm(lines, line):
