@@ -137,6 +137,10 @@ def _init(self: Any, *args: Any, **kw: Any) -> None:
         self.__post_init__()
 
 
+def _init_kw(self: Any, **kw: Any) -> None:
+    _init(self, **kw)
+
+
 def _values(self: Any) -> tuple[Any, ...]:
     return tuple(getattr(self, n) for n in type(self).__record_compare__)
 
@@ -194,10 +198,12 @@ _ORDER = {
 
 
 @dataclass_transform(field_specifiers=(field,))
-def record(cls: Any = None, /, *, frozen: bool = False, order: bool = False) -> Any:
-    """Make ``cls`` a record: ``__init__`` (positional or keyword), ``__repr__``,
-    ``__eq__``, and for ``frozen`` records ``__hash__`` and no assignment.
-    ``__post_init__`` is called when the class has one."""
+def record(cls: Any = None, /, *, frozen: bool = False, order: bool = False, kw_only: bool = False) -> Any:
+    """Make ``cls`` a record: ``__init__`` (positional or keyword; keyword only with
+    ``kw_only``, which lets a field without a default follow one with a default for
+    a type checker too), ``__repr__``, ``__eq__``, and for ``frozen`` records
+    ``__hash__`` and no assignment.  ``__post_init__`` is called when the class has
+    one."""
 
     def wrap(cls: Any) -> Any:
         fields: dict[str, Field] = {}
@@ -228,7 +234,7 @@ def record(cls: Any = None, /, *, frozen: bool = False, order: bool = False) -> 
         cls.__record_compare__ = tuple(f.name for f in flist if f.compare)
         cls.__record_post_init__ = hasattr(cls, "__post_init__")
         if "__init__" not in cls.__dict__:
-            cls.__init__ = _init
+            cls.__init__ = _init_kw if kw_only else _init
         if "__getattr__" not in cls.__dict__:
             cls.__getattr__ = _lazy_getattr
         if "__repr__" not in cls.__dict__:

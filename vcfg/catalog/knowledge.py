@@ -122,7 +122,7 @@ class _OptionallyVersioned(_Model):
         return version is None or self.versions is None or parse_version(version) in parse_range(self.versions)
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class RemovedEntry(_Versioned):
     """A flag, environment variable, config field or connector that vLLM removed."""
 
@@ -187,7 +187,7 @@ class RoleFacts(_OptionallyVersioned):
     note: str = ""
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class KeyFact(_OptionallyVersioned):
     """A ``kv_connector_extra_config`` key, beyond what the source scan finds."""
 
@@ -217,7 +217,7 @@ PortOffset = Literal[
 ]
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class PortFact(_OptionallyVersioned):
     """A port a connector binds."""
 
@@ -319,7 +319,7 @@ class ConnectorFacts(_Versioned):
 EnvType = Literal["bool", "int", "float", "str", "path", "list"]
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class PluginEnv(_Model):
     """An environment variable a plugin reads."""
 
@@ -360,14 +360,14 @@ class Plugin(_Versioned):
         return next((e for e in self.env if e.name == name), None)
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class Subcommand(_OptionallyVersioned):
     """A ``vllm`` subcommand (``serve``, ``bench``) or a ``vllm bench`` one (``bench serve``)."""
 
     name: str = field(min_length=1)
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class Behaviour(_Model):
     """A change in how vLLM treats argv or a value, from the release that made it: the
     replay of vLLM's parser (`vcfg.launch.args`) branches on it (`behaviour_since`)."""
@@ -501,8 +501,8 @@ def _check_duplicates(label: str, content: PackFile) -> None:
         seen.setdefault(("plugin", p.name), []).append(p.versions)
     for s in content.setting:
         seen.setdefault(("setting", s.name), []).append(s.versions)
-    for b in content.behaviour:
-        seen.setdefault(("behaviour", b.name), []).append("")
+    for bh in content.behaviour:
+        seen.setdefault(("behaviour", bh.name), []).append("")
     for (kind, name), ranges in seen.items():
         for i, a in enumerate(ranges):
             for b in ranges[i + 1 :]:

@@ -72,7 +72,7 @@ EnvParse = Literal[
 ]
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class EnvVar(_Frozen):
     name: str
     type: str = field(description="Python type from the TYPE_CHECKING stub (or inferred)")
@@ -97,7 +97,7 @@ class Constraint(_Frozen):
     le: Optional[float] = None
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class ConfigField(_Frozen):
     name: str
     type: str = field(description="the annotation, type aliases resolved, as text")
@@ -197,7 +197,7 @@ class Flag(_Frozen):
 # --------------------------------------------------------------------------- connectors
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class ExtraKey(_Frozen):
     name: str
     default: JsonValue = None
@@ -231,7 +231,7 @@ class Site(_Frozen):
 # --------------------------------------------------------------------------- value sets
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class ValueSet(_Frozen):
     """The names vLLM accepts for an option after argparse (argparse takes any string):
     a registry (reasoning and tool-call parsers), a ``Literal`` alias (quantization
@@ -260,7 +260,7 @@ class ValueSet(_Frozen):
 # --------------------------------------------------------------------------- catalog
 
 
-@record(frozen=True)
+@record(frozen=True, kw_only=True)
 class Catalog(_Frozen):
     schema_version: int = SCHEMA_VERSION
     vllm_version: str

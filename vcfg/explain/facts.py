@@ -163,7 +163,7 @@ def connector_stages(cat: Catalog, name: Optional[str] = None) -> list[dict[str,
     instances, and the factory lookup by name (for one connector when ``name`` is given)."""
     sched = _sites(cat, "kv.create_connector_call.scheduler")
     worker = _sites(cat, "kv.create_connector_call.worker") + _sites(cat, "kv.ensure_initialized_call")
-    lookup = {
+    lookup: dict[str, Any] = {
         "stage": "factory lookup",
         "what": "KVConnectorFactory looks the kv_connector name up in its registry "
         "(module path and class name only) and imports the module on first use; "

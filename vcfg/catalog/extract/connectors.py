@@ -436,9 +436,9 @@ def _fold_expr(node: ast.AST, lookup: Callable[[ast.AST], Any]) -> Any:
         return _UNKNOWN if any(i is _UNKNOWN for i in items) else items
     if isinstance(node, ast.Dict):
         out: dict[str, Any] = {}
-        for k, v in zip(node.keys, node.values):
-            kk = _fold_expr(k, lookup) if k is not None else _UNKNOWN
-            vv = _fold_expr(v, lookup)
+        for key, val in zip(node.keys, node.values):
+            kk = _fold_expr(key, lookup) if key is not None else _UNKNOWN
+            vv = _fold_expr(val, lookup)
             if not isinstance(kk, str) or vv is _UNKNOWN:
                 return _UNKNOWN
             out[kk] = vv

@@ -44,7 +44,7 @@ understand yields ``parse="other"`` or a ``$dynamic`` default, never an exceptio
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from vcfg.catalog.extract.envs_eval import Evaluator, dynamic
 from vcfg.catalog.extract.pysource import checker_branch, dotted
@@ -91,7 +91,7 @@ def extract_env_vars_from_text(
             out.append(_extract_one(module, key, value, file))
         except Exception:  # noqa: BLE001 - a construct not foreseen: keep the name only
             loc = Loc(file=file, line=key.lineno)
-            out.append(EnvVar(name=key.value, type="Any", default=dynamic("not understood"), loc=loc))
+            out.append(EnvVar(name=str(key.value), type="Any", default=dynamic("not understood"), loc=loc))
     return out
 
 
@@ -161,7 +161,7 @@ _ENVIRON = ("os.environ", "environ")
 
 
 def _extract_one(module: EnvsModule, key: ast.Constant, value: ast.expr, file: str = ENVS_FILE) -> EnvVar:
-    name = key.value
+    name = str(key.value)  # the keys are string constants (EnvsModule.entries)
     default = Evaluator(module, name).default_of(value)
     flow = _Classifier(module, name).classify(value)
     parse = flow.kind
@@ -211,10 +211,21 @@ def _literal_strings(annotation: ast.expr) -> Optional[list[str]]:
     for node in ast.walk(annotation):
         if isinstance(node, ast.Subscript) and dotted(node.value).split(".")[-1] == "Literal":
             elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            vals = [e.value for e in elts if isinstance(e, ast.Constant)]
-            if vals and all(isinstance(v, str) for v in vals):
+            vals = _strings(elts)
+            if vals:
                 return vals
     return None
+
+
+def _strings(elts: Sequence[ast.expr]) -> Optional[list[str]]:
+    """The values of the constants among ``elts``, when each of them is a string."""
+    vals: list[str] = []
+    for e in elts:
+        if isinstance(e, ast.Constant):
+            if not isinstance(e.value, str):
+                return None
+            vals.append(e.value)
+    return vals
 
 
 # ----------------------------------------------------------------------------- reads
@@ -386,10 +397,8 @@ class _Classifier:
         if isinstance(node, ast.Name) and node.id in self.module.assigns:
             node = self.module.assigns[node.id]
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            vals = [e.value for e in node.elts if isinstance(e, ast.Constant)]
-            if len(vals) == len(node.elts) and all(isinstance(v, str) for v in vals):
-                return vals
-            return None
+            vals = _strings(node.elts)
+            return vals if vals is not None and len(vals) == len(node.elts) else None
         if isinstance(node, ast.Lambda):
             return _enum_members(node, self.module.read_module)
         return None
@@ -529,7 +538,7 @@ class _Classifier:
         return _Use(kind if kind in _NUMERIC else "other")
 
     def _name_uses(
-        self, name: str, root: ast.AST, binding: ast.AST, kind: str, fold: bool, ordered: bool
+        self, name: str, root: ast.AST, binding: ast.expr | ast.stmt, kind: str, fold: bool, ordered: bool
     ) -> list[_Use]:
         """A local bound to the value: follow every load of it in the same function."""
         parents = self.module.parents(root)
@@ -557,8 +566,8 @@ class _Classifier:
         if isinstance(op, (ast.Is, ast.IsNot)):
             return _Use("presence")
         if isinstance(op, ast.In) and isinstance(rhs, (ast.Tuple, ast.List, ast.Set)):
-            vals = [e.value for e in rhs.elts if isinstance(e, ast.Constant)]
-            if vals and len(vals) == len(rhs.elts) and all(isinstance(v, str) for v in vals):
+            vals = _strings(rhs.elts)
+            if vals and len(vals) == len(rhs.elts):
                 return _Use("bool_word", result=True, truthy=vals, case_sensitive=not fold)
         if isinstance(op, ast.Eq) and isinstance(rhs, ast.Constant) and isinstance(rhs.value, str):
             return _Use("bool_word", result=True, truthy=[rhs.value], case_sensitive=not fold)

@@ -379,6 +379,7 @@ def _to_flag(
     dest = _dest(strings, kw, positional)
 
     # argparse defaults per action (argparse.py, _StoreTrueAction etc.)
+    nargs: Any  # 0, an int, '?', '*', '+' or None
     if action_value == "store_true":
         default, const, nargs = kw.get("default", False), True, 0
     elif action_value == "store_false":

@@ -608,6 +608,11 @@ class Evaluator:
     def _e_Lambda(self, node: ast.Lambda, frame: Frame) -> Any:
         return LambdaRef(lambda_kind(node))
 
+    def assign(self, target: ast.expr, value: Any, frame: Frame) -> None:
+        """Bind ``target`` to ``value`` in ``frame`` (a comprehension's variables):
+        `Interpreter`, which runs statements, does it."""
+        raise NotImplementedError
+
     def _comprehension(self, gens: list[ast.comprehension], frame: Frame, emit: Callable[[Frame], None]) -> bool:
         def rec(i: int, f: Frame) -> bool:
             if i == len(gens):
@@ -681,7 +686,7 @@ class Evaluator:
                 if it is None:
                     return Unknown(name)
                 args = [it, *args[1:]]
-        fn = {
+        fn: Any = {
             "len": len, "sorted": sorted, "list": list, "tuple": tuple, "set": set,
             "dict": dict, "str": str, "int": int, "float": float, "bool": bool,
             "reversed": lambda x: list(reversed(x)), "enumerate": lambda x: list(enumerate(x)),

@@ -152,5 +152,5 @@ def scan_registry(index: ModuleIndex, manager_path: str, manager: str) -> Regist
                     for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
                 )
             ):
-                reg.lazy += [k.value for k in st.value.keys if isinstance(k, ast.Constant)]
+                reg.lazy += [k.value for k in st.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
     return reg

@@ -125,7 +125,7 @@ def find_method(cls: ast.ClassDef, name: str) -> Optional[ast.FunctionDef]:
     return None
 
 
-def decorator_names(fn: ast.FunctionDef | ast.ClassDef) -> set[str]:
+def decorator_names(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:
     out = set()
     for d in fn.decorator_list:
         target = d.func if isinstance(d, ast.Call) else d
