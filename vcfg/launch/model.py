@@ -491,6 +491,10 @@ class Invocation:
     #: A ``vllm==X.Y.Z`` pin its file makes (``pip install`` in a Dockerfile ``RUN`` or a
     #: script): the release, when no image tag names one (`vcfg.launch.release`).
     pin: Optional[Word] = None
+    #: The arguments are keyword arguments given to vLLM's engine constructor, not an
+    #: argv (a Ray Serve config's ``engine_kwargs``: ``AsyncEngineArgs(**engine_kwargs)``):
+    #: no argparse, so no abbreviations; a name that is no field is a ``TypeError``.
+    keywords: bool = False
 
     def exported_env(self) -> dict[str, Binding]:
         """The variables the program receives from the script (and prefixes)."""
@@ -523,6 +527,7 @@ class Invocation:
             "path": self.path,
             "image": self.image.to_json() if self.image else None,
             "workdir": self.workdir.to_json() if self.workdir else None,
+            "keywords": self.keywords,
         }
 
 

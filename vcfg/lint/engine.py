@@ -195,6 +195,7 @@ def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
         inv.kind,
         inv.subcommand,
         inv.args,
+        inv.keywords,
         os.path.dirname(os.path.abspath(plan.path)),
     )
     if inv.kind == "dynamo":  # a worker's own options are its image's Dynamo release's

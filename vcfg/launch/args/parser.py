@@ -52,8 +52,12 @@ class Parser:
         buffers: Optional[Mapping[str, bytes]] = None,
         extra: Sequence["Flag"] = (),
         names: Optional[Mapping[str, str]] = None,
+        keywords: bool = False,
     ) -> None:
         self.cat = catalog
+        #: the words stand for keyword arguments of the engine's constructor (a Ray Serve
+        #: config's engine_kwargs): names match exactly, never as abbreviations
+        self.keywords = keywords
         #: options the entry point has besides the catalog's (`vcfg.launch.args.entry`):
         #: matched exactly and first (Dynamo's parser reads its own before vLLM's)
         self.extra = {s: f for f in extra for s in f.option_strings}
@@ -105,6 +109,8 @@ class Parser:
         f = self.flag(opt)
         if f is not None:
             return f, opt, "exact"
+        if self.keywords:
+            return None, opt, "unknown"
         opts = self.option_strings()
         if opt.startswith("--"):
             cands = [s for s in opts if s.startswith(opt)]
@@ -592,6 +598,7 @@ def parse_args(
     buffers: Optional[Mapping[str, bytes]] = None,
     extra: Sequence["Flag"] = (),
     names: Optional[Mapping[str, str]] = None,
+    keywords: bool = False,
 ) -> ParsedArgs:
     """Resolve argv words (after ``serve``, or after an api_server module) the
     way the vLLM version of ``catalog`` would.  ``serve``: the words follow
@@ -602,8 +609,10 @@ def parse_args(
     ``--config`` paths are looked up (the script's folder).  ``buffers``: absolute
     path -> bytes a ``--config`` file reads instead of the disk (the lint run's open
     buffers and edited texts, `vcfg.lint.context.Run`); ``names``: absolute path ->
-    the path as the user gave it, which labels such a file's positions."""
-    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers, extra, names)
+    the path as the user gave it, which labels such a file's positions.  ``keywords``:
+    the words stand for the engine constructor's keyword arguments (`Invocation.keywords`):
+    no argparse, so a name is an option's exactly or unknown, never an abbreviation."""
+    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers, extra, names, keywords)
     try:
         return p.run(words)
     except RecursionError:
@@ -657,6 +666,7 @@ def parse_invocation(
         buffers=buffers,
         names=names,
         extra=extra,
+        keywords=inv.keywords,
     )
 
 

@@ -117,4 +117,4 @@ def _llm_config(loc: Any, item: Any, path: str, env: list[Any], image: Optional[
     runtime = keyed(c.get("runtime_env", (None, None))[1])
     cenv = env + map_env(loc, runtime.get("env_vars", (None, None))[1])
     found = shell.classify_argv(argv, cenv, at, path)
-    return [i._replace(image=image) for i in found]
+    return [i._replace(image=image, keywords=True) for i in found]

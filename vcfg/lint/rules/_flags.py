@@ -1,8 +1,9 @@
-"""What the flag rules share: where an option existed across releases."""
+"""What the flag rules share: where an option existed across releases, and what the
+target release's parser does with an option it removed."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from vcfg.launch.model import DYNAMO, ENGINE_KINDS
 from vcfg.lint.context import LaunchContext, Target
@@ -74,3 +75,68 @@ def dynamo_of(lc: LaunchContext) -> Optional[str]:
 def unknown_options(lc: LaunchContext):  # type: ignore[no-untyped-def]
     pa = lc.args if lc.inv.kind in ENGINE_KINDS else None
     return [] if pa is None else list(pa.unknown_options)
+
+
+class Removed(NamedTuple):
+    """An option of the launch that an earlier bundled release had and the target
+    removed (or the knowledge packs call removed), and what the target's parser does
+    with the word: VC002 says it, VC001 and VC012 say nothing more about it."""
+
+    #: the occurrence: an unknown option's, or the one argparse took the word for
+    ov: Any
+    #: the option as vLLM normalises it, without ``=value`` or ``.key``
+    head: str
+    since: Optional[str]
+    #: the knowledge packs' entry, if any
+    entry: Any
+    #: ``unrecognized``, ``ambiguous``, ``abbreviation`` (argv through argparse, whose
+    #: allow_abbrev takes a prefix of exactly one option as that option), or
+    #: ``keyword`` (an engine constructor's keyword argument: no parser)
+    taken: str
+    #: the options the word is a prefix of: the abbreviation's one, the ambiguity's
+    options: tuple[str, ...] = ()
+
+    @property
+    def at(self) -> tuple[int, int]:
+        return (self.ov.name_span.start, self.ov.name_span.end)
+
+
+def removed_options(lc: LaunchContext) -> list[Removed]:
+    """The launch's removed options (once per launch: VC001, VC002 and VC012 ask)."""
+    hit = lc.memo.get("flags.removed")
+    if hit is None:
+        hit = lc.memo["flags.removed"] = _removed_options(lc)
+    return hit  # type: ignore[no-any-return]
+
+
+def removed_at(lc: LaunchContext) -> set[tuple[int, int]]:
+    """The (start, end) of each removed option's name: VC002's words."""
+    return {r.at for r in removed_options(lc)}
+
+
+def _removed_options(lc: LaunchContext) -> list[Removed]:
+    pa = lc.args if lc.inv.kind in ENGINE_KINDS else None
+    if pa is None:
+        return []
+    target = lc.target
+    ambiguous = {(p.span.start, p.span.end) for p in pa.problems if p.code == "ambiguous-option"}
+    out = []
+    options: tuple[str, ...]
+    for ov in (*pa.unknown_options, *(o for o in pa.occurrences if o.match == "abbrev")):
+        head = norm(ov.written_name).split(".", 1)[0]
+        if outside_serve_only(lc, head) or refused_model_option(lc, ov.name_span):
+            continue  # not removed: the release has it outside `vllm serve` (VC010, VC001)
+        entry = target.knowledge.removed_flag(head, target.version)
+        since = removed_since(target, head) or (entry.removed_in if entry is not None else None)
+        if since is None and entry is None:
+            continue
+        if lc.inv.keywords:
+            taken, options = "keyword", ()
+        elif ov.flag is not None:
+            taken, options = "abbreviation", (ov.option,)
+        elif (ov.name_span.start, ov.name_span.end) in ambiguous:
+            taken, options = "ambiguous", tuple(sorted(s for s in lc.catalog.long_options() if s.startswith(ov.option)))
+        else:
+            taken, options = "unrecognized", ()
+        out.append(Removed(ov, head, since, entry, taken, options))
+    return out

@@ -14,9 +14,8 @@ from vcfg.lint.rules._flags import (
     dynamo_of,
     long_options,
     norm,
-    outside_serve_only,
     refused_model_option,
-    removed_since,
+    removed_at,
     unknown_options,
 )
 from vcfg.lint.rules._util import did_you_mean
@@ -40,12 +39,12 @@ RULE = Rule(
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     target = lc.target
+    # a removed option is VC002's alone, whatever argparse does with the word; an
+    # ambiguous prefix is argparse's one error (below), not also an unknown option.
+    # (A Ray Serve config's engine_kwargs meet no parser: never ambiguous.)
     ambiguous = list(problems(lc, "ambiguous-option"))
-    # Ray Serve's engine_kwargs are EngineArgs field names given to the constructor, not
-    # argv: no abbreviation, so a name that is not a field is unknown, never ambiguous;
-    # on argv an ambiguous abbreviation is argparse's one error, not also an unknown one
-    kwargs = lc.file.plan.source_kind == "ray-serve"
-    seen = set() if kwargs else {(p.span.start, p.span.end) for p in ambiguous}
+    removed = removed_at(lc)
+    seen = removed | {(p.span.start, p.span.end) for p in ambiguous}
     for ov in unknown_options(lc):
         if ov.name_span is not None and (ov.name_span.start, ov.name_span.end) in seen:
             continue
@@ -57,10 +56,6 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
         if other is not None:
             yield other
             continue
-        if (
-            removed_since(target, head) or target.knowledge.removed_flag(head, target.version)
-        ) and not outside_serve_only(lc, head):
-            continue  # VC002
         later = added_in(target, head)
         if later:
             yield RULE.diag(
@@ -79,8 +74,8 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             help=f"did you mean `{near[0]}`?" if near else f"`vcfg explain` lists what vllm {target.version} has",
             fix=fx,
         )
-    for p in [] if kwargs else ambiguous:
-        if not refused_model_option(lc, p.span):
+    for p in ambiguous:
+        if (p.span.start, p.span.end) not in removed and not refused_model_option(lc, p.span):
             yield RULE.diag(span(lc, p.span), p.message, help="write the option in full")
     # a `<model path>` placeholder's `>` takes the next word as its file: VC000 names the
     # placeholder, and the word that was that option's value is not reported again

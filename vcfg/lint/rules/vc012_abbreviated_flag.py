@@ -9,6 +9,7 @@ from vcfg.lint.context import LaunchContext
 from vcfg.lint.rule import FixInfo, Rule
 from vcfg.lint.rules._args import problems, span
 from vcfg.lint.rules._fix import replace, text_of
+from vcfg.lint.rules._flags import removed_at
 
 RULE = Rule(
     code="VC012",
@@ -28,7 +29,10 @@ RULE = Rule(
 
 
 def check(lc: LaunchContext) -> Iterator[Diagnostic]:
+    removed = removed_at(lc)  # a removed option's word is VC002's: never "fixed" into another option
     for p in problems(lc, "abbreviation"):
+        if (p.span.start, p.span.end) in removed:
+            continue
         written = text_of(lc, p.span)
         fx = None
         if p.option and written and written.startswith("--") and "=" not in written:
