@@ -24,7 +24,13 @@ RULE = Rule(
     when_vllm_fails="at parse time, on the release that makes the prefix ambiguous",
     example="vllm serve facebook/opt-125m --max-num-seq 64\n",
     use_instead="vllm serve facebook/opt-125m --max-num-seqs 64\n",
-    fixes=(FixInfo("safe", "the abbreviation is written in full (the option vLLM's parser picks today)"),),
+    fixes=(
+        FixInfo(
+            "safe",
+            "the abbreviation is written in full (the option vLLM's parser picks today); a "
+            "removed option's word is VC002's, never rewritten into the option it abbreviates",
+        ),
+    ),
 )
 
 
