@@ -66,3 +66,46 @@ def test_a_line_that_is_only_a_triple_backtick_code_span_is_a_command(tmp_path):
     plan = read_plan(str(f), f.read_bytes())
     assert [(i.span.line, i.span.col) for i in plan.invocations] == [(4, 4), (6, 4), (10, 1)]
     assert _lint(f) == [("VC001", 6, 52)]
+
+
+TUTORIAL = """\
+# Basic vLLM configuration
+
+Write this values file:
+
+```yaml
+servingEngineSpec:
+  runtimeClassName: ""
+  modelSpec:
+  - name: "llama3"
+    repository: "vllm/vllm-openai"
+    tag: "latest"
+    modelURL: "meta-llama/Llama-3.1-8B-Instruct"
+    replicaCount: 1
+    requestGPU: 1
+    vllmConfig:
+      maxModelLen: 4096
+      extraArgs: ["--max-num-seqz", "8"]
+```
+
+and install it with `helm install vllm vllm/vllm-stack -f values.yaml`. A Service:
+
+```yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: router
+```
+"""
+
+
+def test_a_markdown_yaml_block_of_production_stack_values_is_the_launch_its_chart_renders(tmp_path):
+    """vllm-project/production-stack tutorials/02-basic-vllm-config.md and the other
+    tutorials: the values file is a ```yaml block, read as the helm-values reader reads a
+    values file (the launch at the model's list item, positions in the .md); a block of
+    other YAML is no launch."""
+    f = tmp_path / "02-basic-vllm-config.md"
+    f.write_text(TUTORIAL)
+    plan = read_plan(str(f), f.read_bytes())
+    assert [(i.span.line, i.kind) for i in plan.invocations] == [(9, "serve")]
+    assert _lint(f) == [("VC001", 17, 20)]

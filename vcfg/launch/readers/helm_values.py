@@ -63,30 +63,65 @@ _OPEA_ENV = (
 
 
 def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
-    from vcfg.launch.readers._containers import is_vllm_image
-    from vcfg.launch.readers._yaml import documents, mapping, scalar
+    from vcfg.launch.readers._yaml import documents
 
     docs = documents(path, text)
     doc = docs.single()
     if doc is None:
         return None
+    kind = _kind(doc)
+    return None if kind is None else Evidence("helm_values", 0.9, (kind[1],), kind[0])
+
+
+def _kind(doc: Any) -> Optional[tuple[str, str]]:
+    """Which chart's values the document is (the reading's key, the reason), or None."""
+    from vcfg.launch.readers._containers import is_vllm_image
+    from vcfg.launch.readers._yaml import mapping, scalar
+
     top = mapping(doc)
     if "modelSpec" in mapping(top.get("servingEngineSpec")):
-        return Evidence("helm_values", 0.9, ("vLLM production-stack values (servingEngineSpec.modelSpec)",), "ps")
+        return "ps", "vLLM production-stack values (servingEngineSpec.modelSpec)"
     image = mapping(top.get("image"))
     if "command" in image and is_vllm_image(scalar(image.get("repository"))):
-        return Evidence("helm_values", 0.9, ("values of vLLM's example chart (image.command of a vLLM image)",), "vllm")
+        return "vllm", "values of vLLM's example chart (image.command of a vLLM image)"
     sub = mapping(top.get("vllm"))
     if (
         sub
         and any(k in sub for k in _OPEA_KEYS)
         or ("extraCmdArgs" in top and is_vllm_image(scalar(mapping(top.get("image")).get("repository"))))
     ):
-        return Evidence("helm_values", 0.9, ("values of OPEA's vllm chart (LLM_MODEL_ID, extraCmdArgs)",), "opea")
+        return "opea", "values of OPEA's vllm chart (LLM_MODEL_ID, extraCmdArgs)"
     roles = [r for r in ("decode", "prefill") if "containers" in mapping(top.get(r))]
     if roles and ("modelArtifacts" in top or "routing" in top or "multinode" in top):
-        return Evidence("helm_values", 0.9, (f"llm-d modelservice values ({', '.join(roles)} containers)",), "llmd")
+        return "llmd", f"llm-d modelservice values ({', '.join(roles)} containers)"
     return None
+
+
+def block_launches(path: str, text: str, a: int, b: int) -> list[Any]:
+    """The launches of chart values in lines ``a``..``b`` (1-based) of a Markdown file
+    (a tutorial's ```yaml block, applied with ``helm install -f``), with positions in
+    that file; [] for any other YAML."""
+    import yaml
+
+    from vcfg.launch.yaml_bounds import BoundedLoader
+    from vcfg.launch.yaml_config import _TextLoc
+
+    lines = text.splitlines(keepends=True)
+    body = "".join(lines[a - 1 : b])
+    if not any(k in body for k in ("modelSpec", "command", "vllm", "extraCmdArgs", "containers")):
+        return []
+    # every character outside the block becomes a space: indexes stay the file's own
+    blanked = "".join(
+        ln if a <= n <= b else "".join(ch if ch in "\r\n" else " " for ch in ln) for n, ln in enumerate(lines, 1)
+    )
+    try:
+        doc = yaml.compose(blanked, Loader=BoundedLoader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return []
+    kind = _kind(doc)
+    if kind is None:
+        return []
+    return _launches(_TextLoc(text, path), doc, path, kind[0], [])
 
 
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
@@ -100,15 +135,18 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     first = docs.head(1)
     if not first:
         return LaunchPlan(path, source_kind="helm-values")
-    if evidence.data == "ps":
-        invs = _production_stack(loc, first[0], path, unknowns)
-    elif evidence.data == "vllm":
-        invs = _vllm_chart(loc, first[0], path, unknowns)
-    elif evidence.data == "opea":
-        invs = _opea_vllm(loc, first[0], path)
-    else:
-        invs = _llmd(loc, first[0], path, unknowns)
+    invs = _launches(loc, first[0], path, evidence.data, unknowns)
     return LaunchPlan(path, invocations=tuple(invs), unknowns=tuple(unknowns), source_kind="helm-values")
+
+
+def _launches(loc: Any, root: Any, path: str, kind: Any, unknowns: list[Any]) -> list[Any]:
+    if kind == "ps":
+        return _production_stack(loc, root, path, unknowns)
+    if kind == "vllm":
+        return _vllm_chart(loc, root, path, unknowns)
+    if kind == "opea":
+        return _opea_vllm(loc, root, path)
+    return _llmd(loc, root, path, unknowns)
 
 
 # --------------------------------------------------------------------------- words

@@ -85,9 +85,9 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
             flag_blocks.append((a, b))
     for lang, a, b, _off in found:
         if lang in ("yaml", "yml") and a <= b:
-            from vcfg.launch.readers.dstack import block_launches
+            from vcfg.launch.readers import dstack, helm_values
 
-            extra.extend(block_launches(path, text, a, b))
+            extra.extend(dstack.block_launches(path, text, a, b) or helm_values.block_launches(path, text, a, b))
     with_launch = [(a, b) for _, a, b, _ in found if any(a <= i.span.line <= b for i in [*plan.invocations, *extra])]
     # in a block of options, each line is one more part of the list, not a command
     problems = tuple(
