@@ -143,22 +143,24 @@ _PRELUDE = (
     + """
 command_not_found_handle() { ( export __VCFG_NOT_FOUND=1; __record "$@" ); return 0; }
 # the stubs exit at once, so `kill` acts as on a server that runs until killed: the
-# first kill of a process succeeds, a later one fails; never the shell's own group
+# first kill of a process succeeds, a later one fails (`kill -0` only asks); never the
+# shell's own group
 declare -gA __vcfg_killed
 kill() {
-  local t=() x rc=0 sig=0
+  local t=() x rc=0 sig=0 probe=0
   while (($#)); do
     case $1 in
       --) shift; t+=("$@"); break;;
-      -s|-n) shift 2;;
+      -s|-n) [ "${2:-}" = 0 ] && probe=1; sig=1; shift 2;;
       -l|-L) return 0;;
-      -*) if ((sig == 0 && ${#t[@]} == 0)); then sig=1; else t+=("$1"); fi; shift;;
+      -*) if ((sig == 0 && ${#t[@]} == 0)); then sig=1; [ "$1" = -0 ] && probe=1; else t+=("$1"); fi; shift;;
       *) t+=("$1"); shift;;
     esac
   done
+  # `kill -0` asks whether a process is alive: it is until it has been killed
   for x in "${t[@]}"; do
-    case $x in 0|-*|"$$") continue;; esac
-    if [ -n "${__vcfg_killed[$x]:-}" ]; then rc=1; else __vcfg_killed[$x]=1; fi
+    case $x in 0|-*|"$$") continue;; "") rc=1; continue;; esac
+    if [ -n "${__vcfg_killed[$x]:-}" ]; then rc=1; elif ((!probe)); then __vcfg_killed[$x]=1; fi
   done
   return $rc
 }
