@@ -20,7 +20,16 @@ ROOT = Path(__file__).resolve().parents[1] / "vcfg"
 #: lowest first; a unit (``vcfg/<name>/`` or ``vcfg/<name>.py``, and
 #: ``vcfg/catalog/extract/``) may import units of a strictly lower layer only (and itself).
 LAYERS: list[tuple[str, ...]] = [
-    ("vcfg", "records", "errors", "fileio", "bounded", "regex", "bytecode"),  # vcfg: the package itself (its version)
+    (
+        "vcfg",
+        "records",
+        "errors",
+        "fileio",
+        "bounded",
+        "regex",
+        "bytecode",
+        "suggest",
+    ),  # vcfg: the package itself (its version)
     ("span",),  # positions in a file: the launch model's and the findings'
     ("edits",),
     ("diagnostics",),

@@ -40,6 +40,21 @@ if TYPE_CHECKING:  # pragma: no cover - for annotations only
 # --------------------------------------------------------------------------- the parser
 
 
+def _values_taken(flag: Optional["Flag"]) -> Optional[int]:
+    """How many following arguments ``flag`` takes at most; None: as many as there are."""
+    if flag is None:
+        return None
+    if flag.action in _SWITCHES or flag.nargs == 0:
+        return 0
+    if flag.nargs is None or flag.nargs == "?":
+        return 1
+    return flag.nargs if isinstance(flag.nargs, int) else None
+
+
+#: argparse actions that take no argument (vcfg.catalog.model.FlagAction)
+_SWITCHES = ("store_true", "store_false", "store_const", "boolean_optional", "enable_disable", "help")
+
+
 class Parser:
     def __init__(
         self,
@@ -123,6 +138,31 @@ class Parser:
         if len(cands) > 1:
             return None, opt, "ambiguous:" + ", ".join(sorted(cands)[:6])
         return None, opt, "unknown"
+
+    def likely_flag(self, opt: str) -> Optional["Flag"]:
+        """The option an unknown ``opt`` most likely is: as the newest bundled release
+        that has the name registers it (a removed option, or one a later release adds),
+        else this release's nearest option (a typo); None when neither is known."""
+        from vcfg.catalog.history import load_index
+
+        index = load_index()
+        mask = index.get("flag", {}).get(opt)
+        k = mask.rfind("1") if mask else -1
+        if k >= 0:
+            from vcfg.catalog.store import load_exact
+            from vcfg.errors import VcfgError
+
+            try:
+                return load_exact(index["versions"][k]).flag(opt)
+            except (VcfgError, IndexError):
+                return None
+        if opt.startswith("--"):
+            from vcfg.suggest import did_you_mean
+
+            near = did_you_mean(opt, (s for s in self.option_strings() if s.startswith("--")), cutoff=0.7)
+            if near:
+                return self.flag(near[0])
+        return None
 
     def positional_flag(self) -> Optional["Flag"]:
         for f in self.cat.flags:
@@ -240,11 +280,16 @@ class Parser:
                     self.problem("ambiguous-option", f"ambiguous option {opt!r} could match {how[10:]}", name_span, opt)
                 else:
                     self.problem("unknown-option", f"unrecognized option {opt!r}", name_span, opt)
-                # like argparse, an unknown option's following arguments are extras
+                # argparse leaves an unknown option's following arguments to the
+                # positional and the extras; vcfg reads them as the values the option
+                # was written with, as many as the option it most likely is takes (a
+                # removed option that was a switch takes none: the model after it is
+                # the model)
                 j = i + 1
                 vals: list[_Tok] = [explicit] if explicit is not None else []
                 if explicit is None:
-                    while j < n and kinds[j] == "A":
+                    most = _values_taken(self.likely_flag(opt)) if t.origin == "cli" and not self.keywords else None
+                    while j < n and kinds[j] == "A" and (most is None or len(vals) < most):
                         vals.append(toks[j])
                         j += 1
                 ov = OptionValue(

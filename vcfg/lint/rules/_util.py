@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Optional
 
 from vcfg.catalog.model import Catalog
 from vcfg.diagnostics import Span
 from vcfg.lint.context import FileContext, Target
+from vcfg.suggest import did_you_mean
+
+__all__ = ["did_you_mean"]  # the rules import it from here
 
 
 def name_span(fc: FileContext, span: Any, name: str) -> Span:
@@ -19,39 +22,6 @@ def name_span(fc: FileContext, span: Any, name: str) -> Span:
         if i >= 0:
             return Span.at(fc.path, span.line, i + 1, span.line, i + 1 + len(name))
     return span.for_finding(fc.path)
-
-
-def did_you_mean(word: str, candidates: Iterable[str], n: int = 1, cutoff: float = 0.75) -> list[str]:
-    import difflib  # only when a name is unknown (a clean launch never needs it)
-
-    pool = sorted(set(candidates))
-    return difflib.get_close_matches(word, _could_match(word, pool, cutoff), n=n, cutoff=cutoff)
-
-
-def _could_match(word: str, pool: list[str], cutoff: float) -> list[str]:
-    """The names of ``pool`` (in its order) that pass the two bounds
-    `difflib.get_close_matches` tests before its costly ratio, computed the same way
-    (``2.0 * matches / total`` of `SequenceMatcher.real_quick_ratio` and
-    `quick_ratio`) but without a matcher per name: the lengths, then the characters in
-    common.  A name that fails either cannot be among its answers, so the answers are
-    the same; the ~600 variable names of a release then cost a few string counts each."""
-    la = len(word)
-    counts = [(ch, word.count(ch)) for ch in set(word)]
-    out = []
-    for x in pool:
-        lx = len(x)
-        total = la + lx
-        if total:
-            if 2.0 * (la if la < lx else lx) / total < cutoff:
-                continue
-            m = 0
-            for ch, k in counts:
-                c = x.count(ch)
-                m += c if c < k else k
-            if 2.0 * m / total < cutoff:
-                continue
-        out.append(x)
-    return out
 
 
 #: (target release, the history index) -> (that index; how many bundled releases,
