@@ -23,7 +23,7 @@ turns the raw value into a dict) and ``__dump__``.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 if TYPE_CHECKING:  # type checkers read a record's fields like a dataclass's
     from typing_extensions import dataclass_transform
@@ -32,6 +32,8 @@ else:
     def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
         return lambda f: f
 
+
+_R = TypeVar("_R")
 
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
 
@@ -254,6 +256,30 @@ def record(cls: Any = None, /, *, frozen: bool = False, order: bool = False, kw_
         return cls
 
     return wrap if cls is None else wrap(cls)
+
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    class TupleRecord:
+        """What a type checker is told of a `tuple_record` class: the methods of the
+        named tuple it becomes.  A base for type checkers only: at run time it is
+        ``object``, and `tuple_record` reads nothing but the class's own body."""
+
+        _fields: tuple[str, ...]
+
+        def _replace(self, **changes: Any) -> Self: ...
+
+        def _asdict(self) -> dict[str, Any]: ...
+
+    def new_tuple(cls: type[_R], values: tuple[Any, ...], /) -> _R:
+        """``tuple.__new__(cls, values)``: a `tuple_record` built without its
+        Python-level ``__new__`` (hot paths)."""
+        ...
+
+else:
+    TupleRecord = object
+    new_tuple = tuple.__new__
 
 
 @dataclass_transform(field_specifiers=(field,))

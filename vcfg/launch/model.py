@@ -23,12 +23,12 @@ from __future__ import annotations
 import bisect
 from typing import Any, Optional
 
-from vcfg.records import tuple_record
+from vcfg.records import TupleRecord, new_tuple, tuple_record
 from vcfg.regex import lazy
 from vcfg.span import Span, join_spans  # the launch readers import them from here too
 
 #: tuple.__new__: builds a NamedTuple without its Python-level __new__ (hot paths).
-_new = tuple.__new__
+_new = new_tuple
 
 
 _LINE_BREAK_BYTES = lazy(rb"\r\n|\r|\n")
@@ -122,7 +122,7 @@ class LineIndex:
 
 
 @tuple_record
-class Run:
+class Run(TupleRecord):
     """Where a stretch of a word's characters came from.
 
     ``at``/``length`` index the word's text.  When ``exact`` is true the
@@ -140,7 +140,7 @@ class Run:
 
 
 @tuple_record
-class Hole:
+class Hole(TupleRecord):
     """A part of a word whose text is not known, spliced in at index ``at``."""
 
     at: int
@@ -152,7 +152,7 @@ class Hole:
 
 
 @tuple_record
-class Word:
+class Word(TupleRecord):
     """One word of an argv or one assigned value, after bash's quoting rules.
 
     ``value`` holds the known characters; when `holes` is non-empty the word is
@@ -295,7 +295,7 @@ def literal_word(text: str, span: Span, exact: bool = False) -> Word:
 
 
 @tuple_record
-class EnvEvent:
+class EnvEvent(TupleRecord):
     """One change to the shell's variables, in execution order.
 
     kinds: ``assign`` (``X=1``; exported only if X already was, or under
@@ -328,7 +328,7 @@ class EnvEvent:
 
 
 @tuple_record
-class Binding:
+class Binding(TupleRecord):
     """A variable as a launch sees it.
 
     ``value`` None with ``unset`` true: the script unset it (the launch does not
@@ -357,7 +357,7 @@ class Binding:
 
 
 @tuple_record
-class Unknown:
+class Unknown(TupleRecord):
     """Something vcfg cannot see through: kinds ``source``, ``eval``,
     ``array``, ``command-substitution``, ``function``, ``indirection``,
     ``container`` ..."""
@@ -371,7 +371,7 @@ class Unknown:
 
 
 @tuple_record
-class ParseProblem:
+class ParseProblem(TupleRecord):
     """A defect in the input, with its position.
 
     codes: ``syntax`` (bash cannot parse this), ``missing`` (an unterminated
@@ -395,7 +395,7 @@ class ParseProblem:
 
 
 @tuple_record
-class Upstream:
+class Upstream(TupleRecord):
     """A server a proxy forwards to, from its arguments."""
 
     role: str  # "prefill" / "decode" / "unknown"
@@ -428,7 +428,7 @@ ENGINE_KINDS = ("serve", "dynamo")
 
 
 @tuple_record
-class Invocation:
+class Invocation(TupleRecord):
     """One program launch that vcfg recognises (a vLLM server, a benchmark, a proxy)."""
 
     kind: str
@@ -532,7 +532,7 @@ class Invocation:
 
 
 @tuple_record
-class WrittenFile:
+class WrittenFile(TupleRecord):
     """A file the script writes from a heredoc (``cat > cfg.yaml << EOF``)."""
 
     path: Word
@@ -544,7 +544,7 @@ class WrittenFile:
 
 
 @tuple_record
-class LaunchPlan:
+class LaunchPlan(TupleRecord):
     path: str
     invocations: tuple[Invocation, ...] = ()
     timeline: tuple[EnvEvent, ...] = ()

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from vcfg.records import tuple_record
+from vcfg.records import TupleRecord, tuple_record
 
 _STOPS = {"kill", "wait", "pkill", "killall"}
 _LOOPS = {"for_statement", "c_style_for_statement", "while_statement"}
 
 
 @tuple_record
-class Shape:
+class Shape(TupleRecord):
     """Byte offsets in the script."""
 
     #: (start, end, start of the if/case, branch id) of every if/case branch

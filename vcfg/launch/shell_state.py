@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from vcfg.launch.model import Binding, Unknown, Word
-from vcfg.records import tuple_record
+from vcfg.records import TupleRecord, tuple_record
 
 
 class _State:
@@ -75,7 +75,7 @@ class _Frame:
 
 
 @tuple_record
-class _Ctx:
+class _Ctx(TupleRecord):
     background: bool = False
     function: Optional[str] = None
     in_loop: bool = False
