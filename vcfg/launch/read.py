@@ -378,12 +378,13 @@ def parse_manifest(text: Any, path: str = "<manifest>", *, compose: bool = False
     s, word = _decode(text)
     data = s.encode("utf-8", "surrogateescape")
     from vcfg.launch.readers import compose as compose_reader
-    from vcfg.launch.readers import kubernetes as reader
+    from vcfg.launch.readers import kubernetes as kubernetes_reader
 
     ev = compose_reader.detect(path, s, ReadContext())
     if compose or ev is not None:
-        reader = compose_reader  # type: ignore[assignment]
+        reader, read = compose_reader.READER, compose_reader.read
     else:
-        ev = reader.detect(path, s, ReadContext())
-    ev = ev or Evidence(reader.READER.name, 0.1, ("asked for",))
-    return reader.read(path, data, ev, ReadContext())
+        ev = kubernetes_reader.detect(path, s, ReadContext())
+        reader, read = kubernetes_reader.READER, kubernetes_reader.read
+    ev = ev or Evidence(reader.name, 0.1, ("asked for",))
+    return read(path, data, ev, ReadContext())

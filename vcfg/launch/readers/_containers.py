@@ -40,7 +40,7 @@ def keyed(node: Any) -> dict[str, tuple[Any, Any]]:
 
 
 def is_vllm_image(image: Optional[str]) -> bool:
-    return bool(image) and bool(_VLLM_IMAGE.search(image.split("@")[0]))  # type: ignore[arg-type]
+    return bool(image and _VLLM_IMAGE.search(image.split("@")[0]))
 
 
 def image_entrypoint_words(image: Word) -> list[Word]:

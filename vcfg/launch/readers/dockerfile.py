@@ -123,15 +123,15 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
                     global_words[k] = None
             continue
         if name == "FROM":
-            parts = [p for p in body.split() if not p.startswith("--")]
-            image = _expand(parts[0], global_args) if parts else ""
-            alias = parts[2] if len(parts) >= 3 and parts[1].upper() == "AS" else None
-            parent = next((s for s in stages if s["alias"] and s["alias"] == image), None)
+            from_parts = [p for p in body.split() if not p.startswith("--")]
+            from_image = _expand(from_parts[0], global_args) if from_parts else ""
+            alias = from_parts[2] if len(from_parts) >= 3 and from_parts[1].upper() == "AS" else None
+            parent = next((s for s in stages if s["alias"] and s["alias"] == from_image), None)
             stages.append(
                 {
                     "alias": alias,
-                    "image": parent["image"] if parent else image,
-                    "image_at": (a, a + len(parts[0])) if parts else (a, a),
+                    "image": parent["image"] if parent else from_image,
+                    "image_at": (a, a + len(from_parts[0])) if from_parts else (a, a),
                     "env": list(parent["env"]) if parent else [],
                     "entry": parent["entry"] if parent else None,
                     "cmd": parent["cmd"] if parent else None,
@@ -140,7 +140,7 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
                     # what $NAME means in this stage: its image's ENV, then its ARGs
                     # (None: an ARG without a default, unknown until the build)
                     "scope": {k: w for k, w, _ in parent["env"]} if parent else {},
-                    "scratch": parent["scratch"] if parent else image == "scratch",
+                    "scratch": parent["scratch"] if parent else from_image == "scratch",
                     "env_names": {k for k, _, _ in parent["env"]} if parent else set(),
                 }
             )
