@@ -241,7 +241,7 @@ class _Interp(Arith):
         self.unrolled = 0
         self.noted: set[str] = set()
         self.written: list[WrittenFile] = []
-        self.functions: dict[str, tuple[Any, bytes, Any, _State]] = {}
+        self.functions: dict[str, tuple[Any, bytes, Any, _State, LineIndex]] = {}
         self.called: set[str] = set()
         self.call_stack: list[str] = []
         #: file offsets of the statements running now on behalf of the script's top
@@ -577,8 +577,8 @@ class _Interp(Arith):
                 if c.is_named and c.type != "comment":
                     elems.extend(self.expand(c))
             if append and name in self.st.arrays:
-                old = self.st.arrays[name]
-                arr = None if old is None else old + tuple(elems)
+                old_arr = self.st.arrays[name]
+                arr = None if old_arr is None else old_arr + tuple(elems)
             else:
                 arr = tuple(elems)
             self.st.arrays[name] = arr
@@ -920,8 +920,8 @@ class _Interp(Arith):
             kids = [c for c in n0.children if c.is_named]
             if len(kids) != 1:
                 return None
-            v = self.arith(kids[0], {})
-            return None if v is None else v != 0
+            n = self.arith(kids[0], {})
+            return None if n is None else n != 0
         if n0.type != "test_command":
             return None
         exprs = [c for c in n0.children if c.is_named]
@@ -980,7 +980,7 @@ class _Interp(Arith):
         )
         self.decisions += 1
         decision = self.decisions  # the variables one if/case set vary together
-        names = set()
+        names: set[str] = set()
         for s in states:
             names.update(s.vars)
         reason = f"set differently by the branches at line {span.line}"
@@ -1024,7 +1024,7 @@ class _Interp(Arith):
                 pairs = _chain_paths(name, list(zip(bs, labels)), states, out.alts)
                 if len(pairs) <= MAX_PATHS:
                     out.alts[name] = (merged, tuple(pairs), decision)
-        anames = set()
+        anames: set[str] = set()
         for s in states:
             anames.update(s.arrays)
         for name in anames:
@@ -1611,9 +1611,9 @@ class _Interp(Arith):
                 # tree-sitter splits 'a'\b into two arguments; bash reads one word
                 argv[-1:] = self.expand_group([argv[-1]], a)
             else:
-                w = self.literal_at(at, ab, ae) if file_loc and at in _LITERAL_TYPES else None
-                if w is not None:
-                    argv.append(w)
+                lw = self.literal_at(at, ab, ae) if file_loc and at in _LITERAL_TYPES else None
+                if lw is not None:
+                    argv.append(lw)
                 else:
                     argv.extend(self.expand(a))
             glue_next = None
@@ -2421,13 +2421,13 @@ class _Interp(Arith):
         # 0.8.5) run the API server module, which takes --model (release.runs_api_server)
         from vcfg.launch.release import runs_api_server
 
-        sub = () if not official or ("vllm-openai" in image and runs_api_server(image)) else ("serve",)
+        vllm_sub = () if not official or ("vllm-openai" in image and runs_api_server(image)) else ("serve",)
         self.add_invocation(
             SERVE,
             f"docker run {image.split(':')[0]}",
             full,
             args,
-            sub,
+            vllm_sub,
             env,
             [],
             False,
