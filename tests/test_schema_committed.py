@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 
 from vcfg.catalog import store
 from vcfg.catalog.releases import newest_patches
-from vcfg.dev.schemas import SCHEMAS_DIR, schema_catalog, write_schemas
+from vcfg.dev.schemas import (
+    CATALOG_FILE,
+    SCHEMAS_DIR,
+    bundled_catalogs,
+    catalog_text,
+    release_texts,
+    schema_catalog,
+    write_schemas,
+    written_releases,
+)
 from vcfg.schema import common
+from vcfg.schema.context import load_knowledge
+from vcfg.schema.history import History
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_TOTAL_BYTES = 10 * 1024 * 1024  # 26 minors (0.8 to 0.33), newest patch each: 8.4 MiB
@@ -23,9 +36,69 @@ def _files() -> list[Path]:
     return sorted(SCHEMAS_DIR.glob("*/*.schema.json"))
 
 
-def test_committed_schemas_are_up_to_date() -> None:
-    stale = write_schemas(check=True)
-    assert stale == [], f"stale: {stale[:5]}; run python -m vcfg.dev generate --only schemas"
+@lru_cache(maxsize=None)
+def _generator_inputs() -> tuple[dict, History, Any, list[str]]:
+    """What `write_schemas` builds every file from, once per process: the bundled
+    catalogs, the history of their keys, the knowledge packs, the releases written."""
+    cats = bundled_catalogs()
+    history = History.of(cats.values())
+    return cats, history, load_knowledge(), written_releases(cats, history)
+
+
+_STALE = "run python -m vcfg.dev generate --only schemas"
+
+
+def test_committed_files_are_the_generated_ones() -> None:
+    """The files `write_schemas` writes, and no other: one folder per written release
+    (the same as the parametrization below) and catalog.json, byte for byte."""
+    _cats, _history, _know, written = _generator_inputs()
+    assert written == list(newest_patches(tuple(store.bundled_versions())))
+    expected = {f"{v}/{common.schema_file_name(k)}" for v in written for k in common.KINDS} | {CATALOG_FILE}
+    committed = {p.relative_to(SCHEMAS_DIR).as_posix() for p in _files()}
+    if (SCHEMAS_DIR / CATALOG_FILE).is_file():
+        committed.add(CATALOG_FILE)
+    assert committed == expected, f"extra: {sorted(committed - expected)[:5]}; {_STALE}"
+    assert (SCHEMAS_DIR / CATALOG_FILE).read_text(encoding="utf-8") == catalog_text(written), _STALE
+
+
+def _written_releases() -> list[str]:
+    return list(newest_patches(tuple(store.bundled_versions())))
+
+
+@pytest.mark.parametrize("release", _written_releases())
+def test_committed_schemas_are_up_to_date(release: str) -> None:
+    """Each release's committed files are what the generator writes now (one case per
+    release, so that pytest-xdist spreads the 26 releases over its workers)."""
+    cats, history, know, _written = _generator_inputs()
+    texts = release_texts(release, cats[release], history, know)
+    assert len(texts) == 3
+    stale = [
+        rel
+        for rel, text in texts.items()
+        if not (SCHEMAS_DIR / rel).is_file() or (SCHEMAS_DIR / rel).read_text(encoding="utf-8") != text
+    ]
+    assert stale == [], f"stale: {stale}; {_STALE}"
+
+
+def test_write_schemas_writes_checks_and_prunes(tmp_path: Path) -> None:
+    """`write_schemas` itself, on two releases into a scratch folder: it writes every
+    file, a check then finds nothing stale, and a changed or extra file is stale (and
+    rewritten or removed by the next write)."""
+    cats = {v: store.load_exact(v) for v in (store.bundled_versions()[0], store.bundled_versions()[-1])}
+    know = _generator_inputs()[2]
+    root = tmp_path / "schemas"
+    written = write_schemas(root=root, catalogs=cats, knowledge=know)
+    assert len(written) == 7 and CATALOG_FILE in written
+    assert write_schemas(check=True, root=root, catalogs=cats, knowledge=know) == []
+    changed = sorted(w for w in written if w != CATALOG_FILE)[0]
+    (root / changed).write_text("{}", encoding="utf-8")
+    (root / "0.0.1").mkdir()
+    (root / "0.0.1" / "serve.schema.json").write_text("{}", encoding="utf-8")
+    stale = write_schemas(check=True, root=root, catalogs=cats, knowledge=know)
+    assert stale == [changed, "0.0.1/serve.schema.json"]
+    assert write_schemas(root=root, catalogs=cats, knowledge=know) == stale
+    assert not (root / "0.0.1").exists()
+    assert write_schemas(check=True, root=root, catalogs=cats, knowledge=know) == []
 
 
 def test_one_folder_per_bundled_release_with_three_kinds() -> None:

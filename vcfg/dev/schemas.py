@@ -52,17 +52,33 @@ def bundled_catalogs() -> dict[str, Catalog]:
     return {v: store.load_exact(v) for v in store.bundled_versions()}
 
 
+def written_releases(catalogs: dict[str, Catalog], history: History) -> list[str]:
+    """The releases that get a folder: every bundled release dates the keys; the
+    newest patch of each minor is committed."""
+    return [v for v in newest_patches(tuple(history.versions)) if v in catalogs]
+
+
+def release_texts(version: str, catalog: Catalog, history: History, knowledge: Any = None) -> dict[str, str]:
+    """Relative path -> JSON text of the committed files of one release."""
+    out: dict[str, str] = {}
+    for kind in c.KINDS:
+        schema = build_schema(catalog, kind, SchemaOptions(), history=history, knowledge=knowledge)
+        out[f"{version}/{c.schema_file_name(kind)}"] = c.dumps(schema)
+    return out
+
+
+def catalog_text(written: list[str]) -> str:
+    return json.dumps(schema_catalog(written), indent=2, ensure_ascii=False) + "\n"
+
+
 def schema_texts(catalogs: dict[str, Catalog], knowledge: Any = None) -> dict[str, str]:
     """Relative path -> JSON text of every committed file."""
     history = History.of(catalogs.values())
-    # every bundled release dates the keys; the newest patch of each minor is committed
-    written = [v for v in newest_patches(tuple(history.versions)) if v in catalogs]
+    written = written_releases(catalogs, history)
     out: dict[str, str] = {}
     for v in written:
-        for kind in c.KINDS:
-            schema = build_schema(catalogs[v], kind, SchemaOptions(), history=history, knowledge=knowledge)
-            out[f"{v}/{c.schema_file_name(kind)}"] = c.dumps(schema)
-    out[CATALOG_FILE] = json.dumps(schema_catalog(written), indent=2, ensure_ascii=False) + "\n"
+        out.update(release_texts(v, catalogs[v], history, knowledge))
+    out[CATALOG_FILE] = catalog_text(written)
     return out
 
 
