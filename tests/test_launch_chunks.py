@@ -4,6 +4,7 @@ gives the same plan (launches, environment, problems, shape)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -18,14 +19,23 @@ SCRIPTS = sorted(
 FIELDS = ("invocations", "timeline", "unknowns", "problems", "shape", "starts", "written_files")
 
 
+@lru_cache(maxsize=None)
+def _whole_plans() -> dict[Path, object]:
+    """Every script parsed at once (one piece), once per process: the same reference
+    for each piece size below."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(chunks, "CHUNK", 1 << 30)
+        return {path: shell.parse_script(path.read_bytes(), str(path)) for path in SCRIPTS}
+
+
 @pytest.mark.parametrize("size", [16, 100, 512])
 def test_pieces_read_as_the_whole_script(monkeypatch, size: int) -> None:
     assert len(SCRIPTS) > 100
     differ = []
+    wholes = _whole_plans()
     for path in SCRIPTS:
         data = path.read_bytes()
-        monkeypatch.setattr(chunks, "CHUNK", 1 << 30)
-        whole = shell.parse_script(data, str(path))
+        whole = wholes[path]
         monkeypatch.setattr(chunks, "CHUNK", size)
         pieces = shell.parse_script(data, str(path))
         bad = [f for f in FIELDS if getattr(whole, f) != getattr(pieces, f)]
