@@ -257,3 +257,30 @@ def test_an_abbreviation_that_was_never_removed_is_vc012_with_its_fix(tmp_path):
     got = findings(tmp_path, "serve.sh", s, "0.33.0")
     assert [(d.code, d.span.line) for d in got] == [("VC012", 7)]
     assert got[0].fix is not None and got[0].fix.applicability == "safe"
+
+
+# --------------------------------------------------------------------------- the model twice
+# From 0.10.0 vLLM's FlexibleArgumentParser moves `--model M` to the front
+# (vllm/utils/argparse_utils.py:324-356 @0.33.0): with a model already written first, that
+# one is left over and argparse rejects it. One error, at --model: not also VC001's
+# "unrecognized argument" at the model written first.
+
+
+@pytest.mark.parametrize("version", ["0.13.0", "0.20.0", "0.33.0"])
+@pytest.mark.parametrize("model", ["--model $MODEL", "--model=$MODEL"])
+def test_a_model_written_first_and_with_model_is_one_error(tmp_path, version, model):
+    s = SCRIPT.replace("--model $MODEL", model)
+    got = lint(tmp_path, s, version)
+    assert [(c, sev, ln, cl) for c, sev, ln, cl, _ in got] == [("VC010", "error", 3, COL)]
+    assert got[0][4].startswith("give the model once, as the first argument: remove `--model` and its value")
+
+
+@pytest.mark.parametrize("version", ["0.13.0", "0.33.0"])
+def test_model_option_alone_is_still_the_deprecation_warning(tmp_path, version):
+    s = "#!/bin/bash\nvllm serve --port 8000 --model facebook/opt-125m\n"
+    assert [(c, sev) for c, sev, *_ in lint(tmp_path, s, version)] == [("VC010", "warning")]
+
+
+def test_two_positional_models_without_model_option_are_still_vc001(tmp_path):
+    s = "#!/bin/bash\nvllm serve facebook/opt-125m facebook/opt-350m --port 8000\n"
+    assert [(c, ln, cl) for c, _, ln, cl, _ in lint(tmp_path, s, "0.33.0")] == [("VC001", 2, 30)]

@@ -158,13 +158,26 @@ def step_model(p: "Parser", toks: list[_Tok]) -> list[_Tok]:
         else:
             model = _Tok(t.text[len("--model=") :], t.word, t.start + len("--model="), t.origin)  # type: ignore[index]
             rest = toks[:idx] + toks[idx + 1 :]
-        p.problem(
-            "model-option",
-            "with vllm serve, --model is deprecated: give the model as the first argument",
-            t.span(),
-            "--model",
-            severity="warning",
-        )
+        first = toks[0] if idx > 0 and toks[0].text is not None and not toks[0].text.startswith("-") else None
+        if first is not None:
+            # vLLM moves --model's value to the front: the model written first becomes
+            # an extra argument argparse rejects, said here once (not as an extra too)
+            p.problem(
+                "model-twice",
+                f"the model is given twice, first and with --model: vLLM moves --model's value to the "
+                f"front, and argparse then rejects {first.text!r} as an unrecognized argument",
+                t.span(),
+                "--model",
+            )
+            p.said.add(id(first))
+        else:
+            p.problem(
+                "model-option",
+                "with vllm serve, --model is deprecated: give the model as the first argument",
+                t.span(),
+                "--model",
+                severity="warning",
+            )
         toks = [model] + rest
     if (
         p.v >= since("served-model-name-needs-model")

@@ -95,6 +95,9 @@ class Parser:
         self._long: Optional[list[str]] = None
         self._short: Optional[list[str]] = None
         self._neg_like = False
+        #: ids of argv elements whose argparse error a step has already said
+        #: (`step_model`: the model written first when --model is given too)
+        self.said: set[int] = set()
 
     def problem(
         self, code: str, message: str, span: Span, option: Optional[str] = None, severity: str = "error"
@@ -236,7 +239,7 @@ class Parser:
                     )
                 else:
                     extras.append(t.word if not t.start else t.word.slice(t.start, len(t.word.value)))
-                    if t.text is not None:
+                    if t.text is not None and id(t) not in self.said:
                         glued = lookalikes(model.value) if model is not None and isinstance(model.value, str) else ""
                         # `m<NBSP>--port 8000`: the model word swallowed the option, 8000 is left over
                         self.problem(

@@ -21,7 +21,7 @@ class ArgProblem:
     codes: ``unknown-option``, ``ambiguous-option``, ``missing-value``,
     ``unexpected-value`` (``--bool-flag=x``), ``invalid-value`` (type
     conversion failed), ``invalid-choice``, ``invalid-json``, ``extra-argument``
-    (an unexpected positional), ``model-option``, ``model-missing``,
+    (an unexpected positional), ``model-option``, ``model-twice`` (a model first and with --model), ``model-missing``,
     ``config-file``, ``config-equals`` (``--config=f.yaml``: not expanded),
     ``duplicate``, ``dotted-overrides`` (dotted keys replace a whole JSON
     given earlier), ``yaml-false-dropped``, ``unknown-value`` (vcfg cannot

@@ -19,7 +19,10 @@ RULE = Rule(
         "`--model` outright; newer ones move it with a deprecation warning, and combined "
         "with a positional model the launch fails."
     ),
-    when_vllm_fails="at parse time on 0.10; a warning later",
+    when_vllm_fails=(
+        "at parse time on 0.10; later releases warn, and fail at parse time when the model is "
+        "also given first (argparse rejects it as an unrecognized argument)"
+    ),
     example="vllm serve --model facebook/opt-125m\n",
     use_instead="vllm serve facebook/opt-125m\n",
 )
@@ -29,7 +32,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     # a `<path_to_your_model>/M` placeholder's redirections take the model word: VC000
     # names the placeholder, and the model it swallowed is not reported missing again
     held = [x.span.start for x in lc.file.plan.problems if x.code == "placeholder"]
-    for p in problems(lc, "model-option", "model-missing"):
+    for p in problems(lc, "model-option", "model-missing", "model-twice"):
         if p.code == "model-missing" and lc.file.plan.source_kind == "serve-config":
             continue  # a config file linted alone: the model comes with the command line
         if p.code == "model-missing" and any(
@@ -41,7 +44,12 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
             span(lc, p.span),
             p.message,
             severity=sev,
-            help="give the model as the first argument: `vllm serve MODEL ...`" + _positional(lc),
+            help=(
+                "give the model once, as the first argument: remove `--model` and its value"
+                if p.code == "model-twice"
+                else "give the model as the first argument: `vllm serve MODEL ...`"
+            )
+            + _positional(lc),
         )
 
 
