@@ -3645,26 +3645,66 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
             continue
         if lang not in _SHELL_LANGS:
             continue
-        k = len(body) - len(body.lstrip(b" \t>"))
-        seg = bytearray(body)
-        for j in range(k):
-            seg[j] = 0x20
-        if seg[k : k + 2] == b"$ " or seg[k : k + 2] == b"# " and lang == "console":
-            seg[k] = 0x20
-        out[start : start + len(seg)] = seg
-        if line.endswith(b"\r\n") and (len(body) - len(body.rstrip(b"\\"))) % 2:
-            # a block is pasted into a shell line by line, without the file's CR: its
-            # `\` continues the command, so it moves onto the CR (a blank before it
-            # would end the command)
-            e = start + len(body)
-            out[e - 1], out[e] = 0x20, 0x5C
+        _paste_line(out, line, start, lang, b" \t>")
+    return _parse_pasted(out, path, strict, "markdown", **kw)
+
+
+def _paste_line(out: bytearray, line: bytes, start: int, lang: str, lead: bytes) -> None:
+    """One line of a shell code block (at byte ``start`` of the file) into ``out``, the
+    file blanked byte for byte: its lead (indentation, blockquote markers: the bytes of
+    ``lead``) and a ``$ `` prompt (``# `` in a console block) stay blanks."""
+    body = line.rstrip(b"\r\n")
+    k = len(body) - len(body.lstrip(lead))
+    seg = bytearray(body)
+    for j in range(k):
+        seg[j] = 0x20
+    if seg[k : k + 2] == b"$ " or seg[k : k + 2] == b"# " and lang == "console":
+        seg[k] = 0x20
+    out[start : start + len(seg)] = seg
+    if line.endswith(b"\r\n") and (len(body) - len(body.rstrip(b"\\"))) % 2:
+        # a block is pasted into a shell line by line, without the file's CR: its
+        # `\` continues the command, so it moves onto the CR (a blank before it
+        # would end the command)
+        e = start + len(body)
+        out[e - 1], out[e] = 0x20, 0x5C
+
+
+def _parse_pasted(out: bytearray, path: str, strict: list[tuple[int, int]], kind: str, **kw: Any) -> LaunchPlan:
+    """The launches in the pasted blocks; syntax problems only inside ``strict`` byte
+    ranges (blocks labelled bash/sh/shell/zsh: a console or unlabelled block may be
+    program output)."""
     plan = parse_script(bytes(out), path, **kw)
     problems = tuple(
         p
         for p in plan.problems
         if p.code not in ("syntax", "missing", "split-command") or any(a <= p.span.start < b for a, b in strict)
     )
-    return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files, "markdown")
+    return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files, kind)
+
+
+def parse_blocks(
+    data: bytes, path: str, blocks: Sequence[tuple[str, int, int, int]], kind: str, lead: bytes = b" \t", **kw: Any
+) -> LaunchPlan:
+    """The launches in a document's shell code blocks, found by its reader: each block
+    is (language, first line, last line, byte offset of the first line), lines 1-based.
+    As `parse_markdown`: everything outside the blocks is blanked byte for byte (an
+    indented body keeps its columns), prompts dropped; blocks of another language
+    are left out."""
+    out = bytearray(len(data))
+    for i, b in enumerate(data):
+        out[i] = 0x0A if b == 0x0A else 0x20
+    strict: list[tuple[int, int]] = []
+    lines = data.splitlines(keepends=True)
+    for lang, a, b, off in blocks:
+        if lang not in _SHELL_LANGS:
+            continue
+        pos = off
+        for line in lines[a - 1 : b]:
+            _paste_line(out, line, pos, lang, lead)
+            pos += len(line)
+        if lang in _STRICT_LANGS:
+            strict.append((off, pos))
+    return _parse_pasted(out, path, strict, kind, **kw)
 
 
 def classify_argv(
@@ -3691,4 +3731,4 @@ def classify_argv(
     return [i._replace(inherits_env=False) for i in interp.invocations]
 
 
-__all__ = ["parse_script", "parse_file", "parse_markdown", "parse_tree", "classify_argv", "MAX_UNROLL"]
+__all__ = ["parse_script", "parse_file", "parse_markdown", "parse_blocks", "parse_tree", "classify_argv", "MAX_UNROLL"]
