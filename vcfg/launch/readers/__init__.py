@@ -84,6 +84,7 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("ray_serve", ("*.yaml", "*.yml"), ()),
     ("serve_config", ("*.yaml", "*.yml"), ()),
     ("markdown", ("*.md", "*.markdown"), ()),
+    ("rst", ("*.rst", "*.rest"), ()),
     (
         "dockerfile",
         (

@@ -95,7 +95,7 @@ def is_script(ctx: Any) -> bool:
     """Whether the linted file is a shell script, or Markdown whose launches are shell
     code blocks: edits that add shell words or move shell lines make sense only there,
     not in a YAML list of arguments or a compose command."""
-    return _file(ctx).plan.source_kind in ("bash", "markdown")
+    return _file(ctx).plan.source_kind in ("bash", "markdown", "rst")
 
 
 def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
@@ -107,9 +107,9 @@ def delete_words(ctx: Any, first: Any, last: Any) -> Optional[Edit]:
     if first is None or last is None:
         return None
     kind = _file(ctx).plan.source_kind
-    if kind in ("kubernetes", "compose", "markdown"):
+    if kind in ("kubernetes", "compose", "markdown", "rst"):
         gone = _delete_yaml_items(ctx, first, last)
-        if gone is not None or kind != "markdown":
+        if gone is not None or kind not in ("markdown", "rst"):
             return gone
     elif kind != "bash":
         return None

@@ -134,6 +134,7 @@ def elsewhere(lc: LaunchContext) -> bool:
 HOST_OF_KIND = {
     "bash": "file",
     "markdown": "file",
+    "rst": "file",
     "serve-config": "file",
     "github-actions": "file",
     "ray-serve": "file",
@@ -267,15 +268,24 @@ _FENCE = lazy(rb"^[ \t>]*(```|~~~)", re.M)
 
 
 def fenced_block(lc: LaunchContext, run: Optional[RunContext] = None) -> int:
-    """Which fenced code block of a Markdown file holds the launch (each block of a
-    document is an example of its own); 0 for other files."""
-    if lc.file.plan.source_kind != "markdown":
+    """Which code block of a Markdown or reStructuredText file holds the launch (each
+    block of a document is an example of its own); 0 for other files."""
+    kind = lc.file.plan.source_kind
+    if kind not in ("markdown", "rst"):
         return 0
     memo: dict[int, list[int]] = cached(run, "fences", dict) if run is not None else {}
     fences = memo.get(id(lc.file))
     if fences is None:
         data = lc.file.data if isinstance(getattr(lc.file, "data", None), bytes) else lc.file.text.encode()
-        fences = memo[id(lc.file)] = [m.start() for m in _FENCE.finditer(data)]
+        if kind == "rst":
+            from vcfg.launch.readers.rst import blocks
+
+            # where each block's body starts: a launch in block k has k + 1 at or before it
+            fences = memo[id(lc.file)] = [off for _lang, _a, _b, off in blocks(data)]
+        else:
+            fences = memo[id(lc.file)] = [m.start() for m in _FENCE.finditer(data)]
+    if kind == "rst":
+        return bisect.bisect_right(fences, lc.inv.span.start)
     return bisect.bisect_left(fences, lc.inv.span.start)
 
 
