@@ -324,7 +324,6 @@ def test_every_source_kind_has_a_host():
 
     root = pathlib.Path(__file__).resolve().parents[1] / "vcfg"
     kinds = {k for p in root.rglob("*.py") for k in re.findall(r'source_kind="([a-z-]+)"', p.read_text())}
-    kinds |= set(re.findall(r'"(markdown)"\)\s*$', (root / "launch/shell.py").read_text(), re.M))
     assert "helm-values" in kinds and "markdown" in kinds and len(kinds) >= 12, kinds
     assert kinds <= set(HOST_OF_KIND), kinds - set(HOST_OF_KIND)
     assert set(HOST_OF_KIND.values()) == {"file", "container"}

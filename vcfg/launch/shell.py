@@ -3646,7 +3646,7 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
         if lang not in _SHELL_LANGS:
             continue
         _paste_line(out, line, start, lang, b" \t>")
-    return _parse_pasted(out, path, strict, "markdown", **kw)
+    return _parse_pasted(out, path, strict, source_kind="markdown", **kw)
 
 
 def _paste_line(out: bytearray, line: bytes, start: int, lang: str, lead: bytes) -> None:
@@ -3669,7 +3669,7 @@ def _paste_line(out: bytearray, line: bytes, start: int, lang: str, lead: bytes)
         out[e - 1], out[e] = 0x20, 0x5C
 
 
-def _parse_pasted(out: bytearray, path: str, strict: list[tuple[int, int]], kind: str, **kw: Any) -> LaunchPlan:
+def _parse_pasted(out: bytearray, path: str, strict: list[tuple[int, int]], source_kind: str, **kw: Any) -> LaunchPlan:
     """The launches in the pasted blocks; syntax problems only inside ``strict`` byte
     ranges (blocks labelled bash/sh/shell/zsh: a console or unlabelled block may be
     program output)."""
@@ -3679,11 +3679,16 @@ def _parse_pasted(out: bytearray, path: str, strict: list[tuple[int, int]], kind
         for p in plan.problems
         if p.code not in ("syntax", "missing", "split-command") or any(a <= p.span.start < b for a, b in strict)
     )
-    return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files, kind)
+    return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files, source_kind)
 
 
 def parse_blocks(
-    data: bytes, path: str, blocks: Sequence[tuple[str, int, int, int]], kind: str, lead: bytes = b" \t", **kw: Any
+    data: bytes,
+    path: str,
+    blocks: Sequence[tuple[str, int, int, int]],
+    source_kind: str,
+    lead: bytes = b" \t",
+    **kw: Any,
 ) -> LaunchPlan:
     """The launches in a document's shell code blocks, found by its reader: each block
     is (language, first line, last line, byte offset of the first line), lines 1-based.
@@ -3704,7 +3709,7 @@ def parse_blocks(
             pos += len(line)
         if lang in _STRICT_LANGS:
             strict.append((off, pos))
-    return _parse_pasted(out, path, strict, kind, **kw)
+    return _parse_pasted(out, path, strict, source_kind, **kw)
 
 
 def classify_argv(

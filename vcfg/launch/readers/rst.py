@@ -114,4 +114,4 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     from vcfg.launch.shell import parse_blocks
 
     found = blocks(data)
-    return read_blocks(path, data, parse_blocks(data, path, found, "rst"), found, ctx)
+    return read_blocks(path, data, parse_blocks(data, path, found, source_kind="rst"), found, ctx)
