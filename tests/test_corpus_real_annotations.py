@@ -38,6 +38,7 @@ FORMATS = (
     "github-actions",
     "srt-slurm",
     "markdown",
+    "rst",
     "dynamo",
 )
 #: further formats only negative files have (configs that hold no launch at all)
