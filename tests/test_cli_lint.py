@@ -61,6 +61,15 @@ def test_launch_show():
     assert parsed["options"]["port"]["value"] == 20002
 
 
+def test_launch_show_says_a_ray_head(tmp_path):
+    f = tmp_path / "values.yaml"
+    f.write_text("servingEngineSpec:\n  modelSpec:\n  - name: a\n    modelURL: m\n    raySpec:\n      enabled: true\n")
+    r = run("launch", "show", "--vllm-version", "0.33.0", f)
+    assert r.exit_code == 0, r.output
+    assert "started through: KubeRay RayCluster head" in r.output
+    assert '--distributed-executor-backend = "ray"' in r.output
+
+
 def test_concise_says_the_help_once(tmp_path):
     """VC102 on a bool_int variable: the reason in the message, "use 1 or 0" once (the
     help, which concise output appends in parentheses)."""

@@ -91,6 +91,8 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
         on = f" (vllm {lcat.vllm_version}, from {whence})" if lcat is not cat else ""
         write(f"\nline {inv.span.line}: {inv.entrypoint}{bg}{on}")
         write(f"  host: {label}")
+        if inv.wrappers:
+            write("  started through: " + ", ".join(inv.wrappers))
         if inv.kind == SERVE:
             pa = parse_invocation(inv, lcat, plan)
             if pa.model is not None:

@@ -3,7 +3,10 @@
 - vLLM production-stack (``servingEngineSpec.modelSpec[]``): one ``vllm serve`` per
   model, its options from ``vllmConfig`` (+ ``extraArgs``), ``lmcacheConfig`` and the
   model's ``env``, as the chart's ``helm/templates/deployment-vllm-multi.yaml``
-  writes them (vllm-project/production-stack at f1f9822, Apache-2.0);
+  writes them (vllm-project/production-stack at f1f9822, Apache-2.0); an entry with
+  ``raySpec.enabled`` true is a KubeRay RayCluster instead, whose head runs the
+  chart's entrypoint script's ``vllm serve ... --distributed-executor-backend ray``
+  (``helm/templates/ray-cluster.yaml`` at a6c01db; the launch's wrapper says so);
 - llm-d modelservice (``decode``/``prefill`` ``containers[]``): ``modelCommand:
   vllmServe`` runs ``vllm serve <modelArtifacts.name> --port P --served-model-name
   <name>`` + ``args`` (decode: vLLM behind the routing sidecar, ``routing.proxy.
@@ -46,6 +49,16 @@ _PS_VALUED = (
     ("maxNumSeqs", "--max-num-seqs"),
     ("gpuMemoryUtilization", "--gpu_memory_utilization"),
     ("maxLoras", "--max_loras"),
+)
+#: the same keys in a RayCluster's vllm-entrypoint.sh (ray-cluster.yaml:704-730 at a6c01db)
+_PS_RAY_VALUED = (
+    ("maxModelLen", "--max-model-len"),
+    ("dtype", "--dtype"),
+    ("tensorParallelSize", "--tensor-parallel-size"),
+    ("pipelineParallelSize", "--pipeline-parallel-size"),
+    ("maxNumSeqs", "--max-num-seqs"),
+    ("gpuMemoryUtilization", "--gpu-memory-utilization"),
+    ("maxLoras", "--max-loras"),
 )
 
 
@@ -181,6 +194,11 @@ def _truthy(node: Any) -> bool:
 
 
 def _production_stack(loc: Any, root: Any, path: str, unknowns: list[Any]) -> list[Any]:
+    """Every ``modelSpec`` entry: a Deployment's ``vllm serve`` (deployment-vllm-multi.yaml),
+    or, with ``raySpec.enabled`` true, the ``vllm serve`` the Ray head of a KubeRay
+    RayCluster runs (ray-cluster.yaml: its vllm-entrypoint.sh, run in the background
+    once the ``replicaCount`` workers joined); ``enabled: false`` renders neither
+    (both templates' line 3 at vllm-project/production-stack@a6c01db)."""
     import yaml
 
     from vcfg.launch import shell
@@ -195,88 +213,164 @@ def _production_stack(loc: Any, root: Any, path: str, unknowns: list[Any]) -> li
         return out
     for item in models.value:
         m = keyed(item)
-        if not m or "raySpec" in m:  # a Ray cluster template (ray-cluster.yaml): not read
+        if not m:
             continue
+        enabled = m.get("enabled", (None, None))[1]
+        if (
+            isinstance(enabled, yaml.ScalarNode)
+            and enabled.tag.endswith(":bool")
+            and enabled.value.lower() in ("false", "no", "off")
+        ):
+            continue
+        ray = _truthy(keyed(m.get("raySpec", (None, None))[1]).get("enabled", (None, None))[1])
         at = _node_span(loc, item)
-
-        def key_word(key: str, text: str, m: dict[str, Any] = m, at: Any = at) -> Word:
-            return _synth(text, _node_span(loc, m[key][0])) if key in m else _synth(text, at)
-
         repo = _value(loc, m.get("repository", (None, None))[1])
         tag = _value(loc, m.get("tag", (None, None))[1])
         image = None
         if repo is not None and repo.text and tag is not None and tag.text:
             image = _synth(f"{repo.text}:{tag.text}", repo.span)
-        prog = "/opt/venv/bin/vllm" if repo is not None and repo.text == "lmcache/vllm-openai" else "vllm"
-        argv = [_synth(prog, at), _synth("serve", at)]
-        model = _value(loc, m.get("modelURL", (None, None))[1])
-        argv.append(model if model is not None else _synth("", at))
-        port = _value(loc, port_node) if port_node is not None else None
-        argv += [_synth("--host", at), _synth("0.0.0.0", at), _synth("--port", at), port or _synth("8000", at)]
-        if _truthy(m.get("enableLoRA", (None, None))[1]):
-            argv.append(key_word("enableLoRA", "--enable-lora"))
-        if _truthy(m.get("enableTool", (None, None))[1]):
-            argv.append(key_word("enableTool", "--enable-auto-tool-choice"))
-        if "toolCallParser" in m:
-            argv += [
-                key_word("toolCallParser", "--tool-call-parser"),
-                _value(loc, m["toolCallParser"][1]) or _synth("", at),
-            ]
+        argv = _ps_argv(loc, m, port_node, at, ray)
         vc = keyed(m.get("vllmConfig", (None, None))[1])
-        if "vllmConfig" in m:
-            if "enableChunkedPrefill" in vc:
-                on = _truthy(vc["enableChunkedPrefill"][1])
-                argv.append(
-                    _synth(
-                        "--enable-chunked-prefill" if on else "--no-enable-chunked-prefill",
-                        _node_span(loc, vc["enableChunkedPrefill"][0]),
-                    )
-                )
-            on = "enablePrefixCaching" in vc and _truthy(vc["enablePrefixCaching"][1])
-            sp = (
-                _node_span(loc, vc["enablePrefixCaching"][0])
-                if "enablePrefixCaching" in vc
-                else _node_span(loc, m["vllmConfig"][0])
-            )
-            argv.append(_synth("--enable-prefix-caching" if on else "--no-enable-prefix-caching", sp))
-            for key, option in _PS_VALUED:
-                if key in vc:
-                    argv += [
-                        _synth(option, _node_span(loc, vc[key][0])),
-                        _value(loc, vc[key][1]) or _synth("", _node_span(loc, vc[key][1])),
-                    ]
-            extra = vc.get("extraArgs", (None, None))[1]
-            if isinstance(extra, yaml.SequenceNode):
-                argv += [w for w in (_value(loc, n) for n in extra.value) if w is not None]
         lm = keyed(m.get("lmcacheConfig", (None, None))[1])
-        if lm and _truthy(lm.get("enabled", (None, None))[1]):
-            role_node = lm.get("kvRole", (None, None))[1]
-            role = role_node.value if role_node is not None and _truthy(role_node) else "kv_both"
-            cfg: dict[str, Any]
-            if "enablePD" in lm:
-                nr = lm.get("nixlRole", (None, None))[1]
-                cfg = {
-                    "kv_connector": "LMCacheConnectorV1",
-                    "kv_role": role,
-                    "kv_connector_extra_config": {
-                        "discard_partial_chunks": False,
-                        "lmcache_rpc_port": nr.value if nr is not None else "",
-                    },
-                }
-            elif "v0" in vc and getattr(vc["v0"][1], "value", None) == "1":
-                cfg = {"kv_connector": "LMCacheConnector", "kv_role": role}
-            else:
-                cfg = {"kv_connector": "LMCacheConnectorV1", "kv_role": role}
-            sp = _node_span(loc, m["lmcacheConfig"][0])
-            argv += [_synth("--kv-transfer-config", sp), _synth(json.dumps(cfg, separators=(",", ":")), sp)]
-        if "chatTemplate" in m:
-            tpl = _value(loc, m["chatTemplate"][1])
-            argv += [key_word("chatTemplate", "--chat-template"), _synth(f"/templates/{tpl.text if tpl else ''}", at)]
-        env = _ps_env(loc, m, vc, lm, at, unknowns)
+        env = _ps_ray_env(loc, m, vc, lm, at) if ray else _ps_env(loc, m, vc, lm, at, unknowns)
         env += container_env(loc, m, unknowns, keys=("env",))
         found = shell.classify_argv(argv, env, at, path)
-        out.extend(i._replace(image=image) for i in found)
+        wrappers = (_RAY_HEAD,) if ray else ()
+        out.extend(i._replace(image=image, wrappers=wrappers + i.wrappers) for i in found)
     return out
+
+
+#: how a raySpec entry's launch is started (`Invocation.wrappers`; `vcfg launch show`)
+_RAY_HEAD = "KubeRay RayCluster head (the chart's vllm-entrypoint.sh, in the background)"
+
+
+def _ps_argv(loc: Any, m: dict[str, Any], port_node: Any, at: Any, ray: bool) -> list[Word]:
+    """The ``vllm serve`` argv of one ``modelSpec`` entry: the Deployment's container
+    args (deployment-vllm-multi.yaml, as read at f1f9822) or, ``ray``, the ``ARGS`` array
+    of the RayCluster's vllm-entrypoint.sh (helm/templates/ray-cluster.yaml:669-759 at
+    a6c01db): always ``vllm``, ``--distributed-executor-backend ray`` after the port,
+    ``--enable-prefix-caching`` only when on, ``--pipeline-parallel-size``, dashed
+    ``--gpu-memory-utilization``/``--max-loras``, ``modelRevision`` as ``--revision``,
+    the LMCache connector from ``vllmConfig.v1`` (V1 only when it is 1), and
+    ``chatTemplate`` as written."""
+    import yaml
+
+    from vcfg.launch.readers._containers import keyed
+    from vcfg.launch.yaml_config import _node_span
+
+    def key_word(key: str, text: str) -> Word:
+        return _synth(text, _node_span(loc, m[key][0])) if key in m else _synth(text, at)
+
+    repo = _value(loc, m.get("repository", (None, None))[1])
+    lmcache_image = not ray and repo is not None and repo.text == "lmcache/vllm-openai"
+    argv = [_synth("/opt/venv/bin/vllm" if lmcache_image else "vllm", at), _synth("serve", at)]
+    model = _value(loc, m.get("modelURL", (None, None))[1])
+    argv.append(model if model is not None else _synth("", at))
+    port = _value(loc, port_node) if port_node is not None else None
+    argv += [_synth("--host", at), _synth("0.0.0.0", at), _synth("--port", at), port or _synth("8000", at)]
+    if ray:
+        argv += [_synth("--distributed-executor-backend", at), _synth("ray", at)]
+    if _truthy(m.get("enableLoRA", (None, None))[1]):
+        argv.append(key_word("enableLoRA", "--enable-lora"))
+    if _truthy(m.get("enableTool", (None, None))[1]):
+        argv.append(key_word("enableTool", "--enable-auto-tool-choice"))
+    if "toolCallParser" in m and (not ray or _truthy(m["toolCallParser"][1])):
+        argv += [
+            key_word("toolCallParser", "--tool-call-parser"),
+            _value(loc, m["toolCallParser"][1]) or _synth("", at),
+        ]
+    vc = keyed(m.get("vllmConfig", (None, None))[1])
+    if "vllmConfig" in m:
+        if "enableChunkedPrefill" in vc:
+            on = _truthy(vc["enableChunkedPrefill"][1])
+            argv.append(
+                _synth(
+                    "--enable-chunked-prefill" if on else "--no-enable-chunked-prefill",
+                    _node_span(loc, vc["enableChunkedPrefill"][0]),
+                )
+            )
+        on = "enablePrefixCaching" in vc and _truthy(vc["enablePrefixCaching"][1])
+        sp = (
+            _node_span(loc, vc["enablePrefixCaching"][0])
+            if "enablePrefixCaching" in vc
+            else _node_span(loc, m["vllmConfig"][0])
+        )
+        if on or not ray:
+            argv.append(_synth("--enable-prefix-caching" if on else "--no-enable-prefix-caching", sp))
+        for key, option in _PS_RAY_VALUED if ray else _PS_VALUED:
+            if key in vc:
+                argv += [
+                    _synth(option, _node_span(loc, vc[key][0])),
+                    _value(loc, vc[key][1]) or _synth("", _node_span(loc, vc[key][1])),
+                ]
+        extra = vc.get("extraArgs", (None, None))[1]
+        if isinstance(extra, yaml.SequenceNode):
+            argv += [w for w in (_value(loc, n) for n in extra.value) if w is not None]
+    if ray and _truthy(m.get("modelRevision", (None, None))[1]):
+        argv += [key_word("modelRevision", "--revision"), _value(loc, m["modelRevision"][1]) or _synth("", at)]
+    lm = keyed(m.get("lmcacheConfig", (None, None))[1])
+    if lm and _truthy(lm.get("enabled", (None, None))[1]):
+        role_node = lm.get("kvRole", (None, None))[1]
+        role = role_node.value if role_node is not None and _truthy(role_node) else "kv_both"
+        cfg: dict[str, Any]
+        if ray:
+            v1 = "v1" in vc and getattr(vc["v1"][1], "value", None) == "1"
+            cfg = {"kv_connector": "LMCacheConnectorV1" if v1 else "LMCacheConnector", "kv_role": "kv_both"}
+        elif "enablePD" in lm:
+            nr = lm.get("nixlRole", (None, None))[1]
+            cfg = {
+                "kv_connector": "LMCacheConnectorV1",
+                "kv_role": role,
+                "kv_connector_extra_config": {
+                    "discard_partial_chunks": False,
+                    "lmcache_rpc_port": nr.value if nr is not None else "",
+                },
+            }
+        elif "v0" in vc and getattr(vc["v0"][1], "value", None) == "1":
+            cfg = {"kv_connector": "LMCacheConnector", "kv_role": role}
+        else:
+            cfg = {"kv_connector": "LMCacheConnectorV1", "kv_role": role}
+        sp = _node_span(loc, m["lmcacheConfig"][0])
+        argv += [_synth("--kv-transfer-config", sp), _synth(json.dumps(cfg, separators=(",", ":")), sp)]
+    if "chatTemplate" in m and (not ray or _truthy(m["chatTemplate"][1])):
+        tpl = _value(loc, m["chatTemplate"][1])
+        if ray:
+            argv += [key_word("chatTemplate", "--chat-template"), tpl or _synth("", at)]
+        else:
+            argv += [key_word("chatTemplate", "--chat-template"), _synth(f"/templates/{tpl.text if tpl else ''}", at)]
+    return argv
+
+
+def _ps_ray_env(
+    loc: Any, m: dict[str, Any], vc: dict[str, Any], lm: dict[str, Any], at: Any
+) -> list[tuple[str, Word, Any]]:
+    """The variables the chart gives the Ray head container (ray-cluster.yaml:100-205 at
+    a6c01db); the secrets (HF_TOKEN, VLLM_API_KEY) and LMCache's own are left out, as for
+    the Deployment."""
+    from vcfg.launch.model import Hole
+    from vcfg.launch.yaml_config import _node_span
+
+    rc = _value(loc, m.get("replicaCount", (None, None))[1])
+    try:
+        nodes = str(int(rc.text if rc is not None and rc.text else "0") + 1)
+        expected = _synth(nodes, rc.span if rc is not None else at)
+    except ValueError:
+        expected = Word("", at, "", (), (Hole(0, "replicaCount + 1", at),))
+    env: list[tuple[str, Word, Any]] = [
+        ("VLLM_HOST_IP", Word("", at, "", (), (Hole(0, "VLLM_HOST_IP comes from a fieldRef", at),)), at),
+        ("EXPECTED_NODES", expected, at),
+        ("HF_HOME", _synth("/data" if "pvcStorage" in m else "/tmp", at), at),
+    ]
+    if vc:
+        if "v1" in vc:
+            w = _value(loc, vc["v1"][1])
+            if w is not None:
+                env.append(("VLLM_USE_V1", w, _node_span(loc, vc["v1"][0])))
+        else:
+            env.append(("VLLM_USE_V1", _synth("0", _node_span(loc, m["vllmConfig"][0])), at))
+    if lm and _truthy(lm.get("enabled", (None, None))[1]):
+        env += [("LMCACHE_USE_EXPERIMENTAL", _synth("True", at), at), ("VLLM_RPC_TIMEOUT", _synth("1000000", at), at)]
+    return env
 
 
 def _ps_env(
