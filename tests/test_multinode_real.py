@@ -43,6 +43,10 @@ NOT_CLEAN = {
     # connectors (true findings, pinned in annotations.toml); no deployment-rule finding
     "markdown/vllm-ascend/Kimi-K2.5.md": "VC103 (VLLM_RPC_TIMEOUT), VC027 (vllm-ascend connector)",
     "markdown/vllm-ascend/pd_disaggregation_mooncake_multi_node.md": "VC103 (VLLM_USE_V1), VC027 (vllm-ascend connectors)",
+    # session 10: production-stack raySpec values; the chart itself sets VLLM_USE_V1=0 on
+    # the Ray head (true, pinned in annotations.toml); no deployment-rule finding
+    "helm-values/production-stack/values-15-a-minimal-pipeline-parallel-example-raycluster.yaml": "VC103 (VLLM_USE_V1)",
+    "markdown/production-stack/15-basic-pipeline-parallel.md": "VC103 (VLLM_USE_V1)",
 }
 
 
