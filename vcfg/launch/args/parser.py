@@ -51,8 +51,9 @@ def _values_taken(flag: Optional["Flag"]) -> Optional[int]:
     return flag.nargs if isinstance(flag.nargs, int) else None
 
 
-#: argparse actions that take no argument (vcfg.catalog.model.FlagAction)
-_SWITCHES = ("store_true", "store_false", "store_const", "boolean_optional", "enable_disable", "help")
+#: argparse actions that take no argument (vcfg.catalog.model.FlagAction; ``count``
+#: argparse's own): a known option's and an unknown option's likely shape alike
+_SWITCHES = ("store_true", "store_false", "store_const", "boolean_optional", "enable_disable", "help", "count")
 
 
 class Parser:
@@ -323,15 +324,7 @@ class Parser:
             action = flag.action
             nargs = flag.nargs
             consumed: list[_Tok] = []
-            if action in (
-                "store_true",
-                "store_false",
-                "store_const",
-                "boolean_optional",
-                "enable_disable",
-                "help",
-                "count",
-            ):
+            if action in _SWITCHES:
                 if explicit is not None:
                     self.problem(
                         "unexpected-value",
