@@ -28,6 +28,8 @@ memo (tests/test_shell_reuse.py compares them edit by edit).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from typing import Any, Optional, Sequence
 
 from vcfg.launch.model import (
@@ -174,6 +176,56 @@ class _Edit:
         return out
 
 
+class _Moves(_Edit):
+    """Changes inside comment lines of a read's text, as one move: ``ranges`` are
+    (first byte, end, how many bytes longer, line) in that text, in order; a position
+    in a range, or one on a changed line with columns only, cannot be moved.  The
+    columns of a changed line never move: no position of a read is on a comment's
+    line (`ShellMemo.absorb`)."""
+
+    __slots__ = ("starts", "ends", "shifts", "lines")
+
+    def __init__(self, path: str, ranges: list[tuple[int, int, int, int]]) -> None:
+        total = sum(r[2] for r in ranges)
+        super().__init__(path, ranges[0][0], ranges[-1][1], total, 0, 0)
+        self.starts = [r[0] for r in ranges]
+        self.ends = [r[1] for r in ranges]
+        self.shifts = list(itertools.accumulate(r[2] for r in ranges))
+        self.lines = frozenset(r[3] for r in ranges)
+
+    def start(self, p: int) -> int:
+        i = bisect.bisect_right(self.starts, p) - 1
+        if i < 0:
+            return p
+        if p < self.ends[i]:
+            raise _Bail
+        return p + self.shifts[i]
+
+    def end(self, p: int) -> int:
+        """An exclusive end: one at a range's first byte ends before it, unless the
+        range is empty (a comment that was only its ``#``: its end is the range)."""
+        i = bisect.bisect_left(self.starts, p) - 1
+        if i + 1 < len(self.starts) and self.starts[i + 1] == p == self.ends[i + 1]:
+            i += 1
+        if i < 0:
+            return p
+        if p < self.ends[i]:
+            raise _Bail
+        return p + self.shifts[i]
+
+    def span(self, s: Span) -> Span:
+        if s.file != self.path:
+            return s
+        if s.line in self.lines or s.end_line in self.lines:
+            raise _Bail
+        if s.start < 0:
+            self.lines_only += 1
+            return s
+        if s.end <= self.a:
+            return s
+        return _make(Span, (self.start(s.start), self.end(s.end), s.line, s.col, s.end_line, s.end_col, s.file))  # type: ignore[no-any-return]
+
+
 def _same_state(x: Any, y: Any) -> bool:
     return (
         x.vars == y.vars
@@ -282,12 +334,64 @@ class ShellMemo:
         #: None) and where the edit was (the first byte, the first top-level child of
         #: the moved tail, the move)
         self._now: Optional[tuple[_Record, Optional[_Record], int, int, int]] = None
+        #: top-level comments of the last read whose text changed since, by how many
+        #: bytes (`absorb`), and the text now
+        self.pending: dict[int, int] = {}
+        self.pending_data = b""
 
     def forget(self) -> None:
         """Start the next read from scratch."""
         self.rec = self._now = None
         self.tree = []
         self.before = {}
+        self.pending = {}
+
+    def absorb(self, child: int, d: int, data: bytes) -> None:
+        """The document is now ``data``: the text of its top-level child ``child``, a
+        comment on a line of its own, changed by ``d`` bytes (`vcfg.lint.comment_reuse`
+        linted it without a read).  The next read first moves the last one by every such
+        change, as if it had read ``data``."""
+        if self.rec is not None:
+            self.pending[child] = self.pending.get(child, 0) + d
+            self.pending_data = data
+
+    def _catch_up(self) -> None:
+        """The last read moved by the `pending` changes (`_Moves`): its outputs, the
+        top-level syntax, each statement's part of the shape; the snapshots after the
+        first change lag behind it (moved when used).  One that cannot be moved starts
+        from scratch."""
+        rec, pending, data = self.rec, self.pending, self.pending_data
+        self.pending, self.pending_data = {}, b""
+        self.before = {}
+        if rec is None:
+            return
+        try:
+            ranges = []
+            for k, d in sorted(pending.items()):
+                t, s0, e0 = rec.sigs[k]
+                if t != "comment":
+                    raise _Bail
+                ranges.append((s0 + 1, e0, d, rec.data.count(b"\n", 0, s0) + 1))
+            e = _Moves(rec.key[0], ranges)
+            final = {n: e.val(rec.final[n]) for n in _OUTPUTS}
+            final["stop_sites"] = [e.start(p) for p in rec.final["stop_sites"]]
+            e.memo.clear()
+            e.with_lines.clear()
+            sigs = [(t, e.start(s0), e.end(e0)) for t, s0, e0 in rec.sigs]
+            snaps: list[Optional[tuple[_Snap, tuple[_Edit, ...]]]] = []
+            for j, got in enumerate(rec.snaps):
+                if got is None or (j < len(rec.stmts) and rec.sigs[rec.stmts[j]][1] < e.a):
+                    snaps.append(got)  # before the first change: nothing in its state is after it
+                else:
+                    snaps.append((got[0], got[1] + (e,)) if len(got[1]) < _MAX_CHAIN else None)
+            if rec.shapes is not None:
+                rec.shapes = [
+                    _moved_shape(part, e.start(s0) - s0) if part is not None and s0 >= e.a else part
+                    for part, (_, s0, _) in zip(rec.shapes, rec.sigs)
+                ]
+            rec.final, rec.sigs, rec.snaps, rec.data = final, sigs, snaps, data
+        except _Bail:
+            self.forget()
 
     def shape(self, kids: list[Any], data: bytes) -> Any:
         """`vcfg.launch.shape.script_shape` of the script just read, each top-level
@@ -348,6 +452,8 @@ class ShellMemo:
 
         environ = dict(key[1]) if key[1] is not None else None
         key = (key[0], tuple(sorted(key[1].items())) if key[1] is not None else None, tuple(key[2] or ()) or None)
+        if self.pending:
+            self._catch_up()
         old, self.rec = self.rec, None
         kids = list(next(iter(top_level(data, li, problems, self.tree)), []))
         sigs = [(c.type, c.start_byte, c.end_byte) for c in kids]
@@ -406,6 +512,20 @@ class ShellMemo:
         return kids
 
 
+def edit_between(before: bytes, data: bytes) -> tuple[int, int, int]:
+    """The one edit that makes ``data`` of ``before``: bytes ``[a, b_old)`` of
+    ``before`` became ``[a, b_new)`` of ``data`` (the common prefix and suffix, cut at
+    whole characters on both sides: columns count characters)."""
+    n = min(len(before), len(data))
+    a = _common_prefix(before, data, n)
+    s = _common_suffix(before, data, n - a)
+    while a > 0 and (a < len(data) and 0x80 <= data[a] < 0xC0 or a < len(before) and 0x80 <= before[a] < 0xC0):
+        a -= 1
+    while s > 0 and (0x80 <= data[len(data) - s] < 0xC0 or 0x80 <= before[len(before) - s] < 0xC0):
+        s -= 1
+    return a, len(before) - s, len(data) - s
+
+
 class _Plan:
     """How one read reuses the last: the edit between the texts, where to resume, and
     the old statements the new ones after the edit correspond to."""
@@ -422,15 +542,8 @@ class _Plan:
     ) -> None:
         self.old, self.rec, self.interp, self.kids = old, rec, interp, kids
         before = old.data
-        n = min(len(before), len(data))
-        a = _common_prefix(before, data, n)
-        s = _common_suffix(before, data, n - a)
-        # whole characters on both sides: columns count characters
-        while a > 0 and (a < len(data) and 0x80 <= data[a] < 0xC0 or a < len(before) and 0x80 <= before[a] < 0xC0):
-            a -= 1
-        while s > 0 and (0x80 <= data[len(data) - s] < 0xC0 or 0x80 <= before[len(before) - s] < 0xC0):
-            s -= 1
-        self.a, self.b_old, self.b_new = a, len(before) - s, len(data) - s
+        a, self.b_old, self.b_new = edit_between(before, data)
+        self.a = a
         self.d = self.b_new - self.b_old
         cut_old, cut_new = before[a : self.b_old], data[a : self.b_new]
         self.edit: Optional[_Edit] = None

@@ -313,13 +313,21 @@ def lint_text(
     from vcfg.launch.read import read_files
 
     body = data[:MAX_BYTES]
+    if reuse is not None and len(data) <= MAX_BYTES:
+        # an edit inside a comment line: the last lint, moved (vcfg/lint/comment_reuse.py)
+        got = reuse.comments.lint(path, body, target, others, reuse)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
     text = body.decode("utf-8", "replace")
     plan = read_files([(path, body)], target.catalog, named=[True], reuse=reuse.shell if reuse else None)[0]
     run = Run(target, buffers={**(others or {}), os.path.abspath(path): body}, names={os.path.abspath(path): path})
     run.rule_memo = reuse.rules if reuse else None
     ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body, run=run)
     ctx.truncated = len(data) > MAX_BYTES
-    return run_rules([ctx], run, {path: text})
+    result = run_rules([ctx], run, {path: text})
+    if reuse is not None:
+        reuse.comments.remember(path, body, target, others, ctx, result, reuse)
+    return result
 
 
 def _member_loader(run: Run):  # type: ignore[no-untyped-def]
@@ -399,6 +407,8 @@ def run_rules(contexts: list[FileContext], run: Run, sources: dict[str, str], ke
                 rc.launches.append(lc)
         runs.append(rc)
     launches = [lc for r in runs for lc in r.launches if lc.path in given]
+    if run.rule_memo is not None:
+        run.rule_memo.alone = all(len(r.files) == 1 for r in runs)
     context_only = {fc.path for r in runs for fc in r.files} - given
 
     found: list[Diagnostic] = []

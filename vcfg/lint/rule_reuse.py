@@ -274,14 +274,17 @@ class _Memo(dict):  # type: ignore[type-arg]
 
 class Reuse:
     """What one document's lints keep for the next (`engine.lint_text(reuse=...)`):
-    the script's last read (`vcfg.launch.shell_reuse.ShellMemo`) and the launch rules'
-    findings (`RuleMemo`)."""
+    the script's last read (`vcfg.launch.shell_reuse.ShellMemo`), the launch rules'
+    findings (`RuleMemo`) and the last lint, taken again after an edit inside a
+    comment (`vcfg.lint.comment_reuse.CommentReuse`)."""
 
     def __init__(self) -> None:
         from vcfg.launch.shell_reuse import ShellMemo
+        from vcfg.lint.comment_reuse import CommentReuse
 
         self.shell = ShellMemo()
         self.rules = RuleMemo()
+        self.comments = CommentReuse()
 
 
 def _pins(lc: Any) -> tuple[Any, ...]:
@@ -300,6 +303,12 @@ class RuleMemo:
         self.last: list[tuple[str, Any, tuple[Any, ...], dict[str, tuple[Any, ...]], dict[str, Any]]] = []
         self.kept = 0
         self.ran = 0
+        #: whether each deployment of the last lint was its one file (`run_rules`)
+        self.alone = False
+        #: the runs of this lint whose findings are never kept (a rule that may read
+        #: the disk), as (module, launch, findings): `vcfg.lint.comment_reuse` asks them
+        #: again
+        self.outside: list[tuple[Any, Any, tuple[Any, ...]]] = []
 
     def checker(
         self, launches: Sequence[Any], guarded: Callable[[Any, Any], list[Any]], internal: list[str]
@@ -337,6 +346,8 @@ class RuleMemo:
             now.append((lc.path, lc.inv, pins, kept, memo))
         self.last = now
         self.kept = self.ran = 0
+        outside: list[tuple[Any, Any, tuple[Any, ...]]] = []
+        self.outside = outside
 
         keep = _keepable
 
@@ -346,7 +357,9 @@ class RuleMemo:
             if ok is None:
                 ok = keepable(mod)
             if got is None or not ok:
-                return guarded(mod, lc)
+                found = guarded(mod, lc)
+                outside.append((mod, lc, tuple(found)))
+                return found
             old, kept, w = got
             code = mod.RULE.code
             hit = old.get(code)
