@@ -179,6 +179,9 @@ def main() -> None:
         rules = served.get("rules", {}).get(uri)
         if reads or rules:
             print(f"    the last change: script read {reads}, launch rule runs kept/run {rules}")
+        moved = served.get("moved", {}).get(uri)
+        if moved is not None:
+            print(f"    lints that were the last one moved (an edit inside a comment line): {moved} since the start")
     print(
         f"  the same lint in-process          {ms(statistics.median(mem))} median  {ms(pct(mem, 0.99))} p99"
         f"   (lint_text, no wire; {statistics.median(mem_cpu) * 1000:.2f} ms CPU median)"

@@ -125,6 +125,32 @@ def test_the_fixture_edit_by_edit(target):
     got = lint_text(doc.path, doc.data, target, reuse=doc.reuse)
     assert {d.code for d in got.diagnostics} >= {"VC001"}
     assert not doc.lint(put(doc.data, 0, 2, b"#!/bin/zsh\n#"))  # the #! line
+    # a variable a later launch reads, after comment edits on both sides of it
+    for k in (0, -1):
+        assert doc.lint(put(doc.data, comments(doc.data)[k][1], 0, b" w"))
+    assert not doc.lint(doc.data.replace(b"PROXY_PORT=30001", b"PROXY_PORT=30002", 1))
+    assert doc.reuse.shell.last[0] == "resumed"
+
+
+def test_the_read_catches_up_with_the_comments_changed_since():
+    """`ShellMemo.absorb`: the next read moves the last one by every comment changed
+    since (one move), and resumes it: the plan a read from scratch gives."""
+    from vcfg.launch.shell_reuse import ShellMemo
+
+    data = FIXTURE.read_bytes()
+    memo = ShellMemo()
+    parse_script(data, str(FIXTURE), reuse=memo)
+    kids = parse_tree(data).root_node.children
+    now = data
+    for k in (1, 3, len(kids) - 10):  # comments before, between and after the launches
+        while kids[k].type != "comment":
+            k += 1
+        at = kids[k].end_byte + len(now) - len(data)
+        now = put(now, at, 0, "é😀".encode())
+        memo.absorb(k, len("é😀".encode()), now)
+    new = now.replace(b"--seed 1024", b"--seed 1025", 1)
+    assert parse_script(new, str(FIXTURE), reuse=memo) == parse_script(new, str(FIXTURE))
+    assert memo.last[0] == "resumed" and memo.last[3] is not None, memo.last
 
 
 @pytest.mark.parametrize("path", CORPUS[::5], ids=lambda p: str(p.relative_to(ROOT / "corpus")))

@@ -75,6 +75,18 @@ def edits(text: str) -> list[tuple[str, str]]:
     j = next(k for k, s in enumerate(lines) if s.startswith("#") and k > 2)
     lines[j] = lines[j] + " typed in a comment"
     steps.append(("a comment", "\n".join(lines)))
+    # before every launch and finding, after characters of two UTF-16 units (the
+    # findings' columns are the client's): the last lint moved, then lines split and joined
+    lines[1] = "# é😀 " + lines[1][2:]
+    steps.append(("multi-byte characters in a comment before the launches", "\n".join(lines)))
+    lines[1] = lines[1] + " x"
+    steps.append(("a character typed after them", "\n".join(lines)))
+    lines[1:2] = [lines[1][:20], "# " + lines[1][20:]]
+    steps.append(("a comment line split in two", "\n".join(lines)))
+    lines[1:3] = [lines[1] + lines[2][2:]]
+    steps.append(("the two joined again", "\n".join(lines)))
+    lines[j] = lines[j] + "; see VLLM_PORT"
+    steps.append(("a comment naming a variable", "\n".join(lines)))
     k = next(k for k, s in enumerate(lines) if "--seed" in s)
     lines[k] = lines[k].replace("--seed", "--seed 7 --port 8100 --seed", 1)
     steps.append(("a second value on another launch", "\n".join(lines)))
@@ -107,12 +119,15 @@ def test_diagnostics_after_each_change_equal_a_fresh_lint(tmp_path):
         c.open(uri, text)
         got = served(c.diagnostics(uri))
         assert got == fresh(path, tmp_path, None) == fresh(path, tmp_path, None, process=True) and got
-        reads = {}
+        reads: dict[str, object] = {}
+        moved: dict[str, int] = {}
         for what, new in edits(text):
             path.write_text(new)
             got = served(c.diagnostics(uri, version=c.change(uri, new)))
             assert got == fresh(path, tmp_path, None), what
-            reads[what] = c.command("vcfg.stats")["reads"][uri]
+            stats = c.command("vcfg.stats")
+            reads[what] = stats["reads"][uri]
+            moved[what] = stats["moved"][uri]
             plugin_var = ("VC102", 3, 33) in {d[:3] for d in got}
             assert plugin_var == what.startswith("a plugin named"), what
         codes = {d[0] for d in got}
@@ -120,7 +135,13 @@ def test_diagnostics_after_each_change_equal_a_fresh_lint(tmp_path):
         # the script was resumed where it changed, and read no further where it could
         # be (vcfg/launch/shell_reuse.py): the comment's and the value's reads took the
         # rest over; the function's changed body made its call run again
-        assert reads["a comment"][0] == "resumed" and reads["a comment"][3] is not None, reads
+        # an edit inside a comment line was the last lint moved (vcfg/lint/comment_reuse.py),
+        # one that split or joined lines was linted in full
+        steps = list(moved)
+        gained = {w: moved[w] - moved[steps[k - 1]] for k, w in enumerate(steps) if k}
+        assert gained["a comment"] == gained["multi-byte characters in a comment before the launches"] == 1, moved
+        assert gained["a character typed after them"] == gained["a comment naming a variable"] == 1, moved
+        assert gained["a comment line split in two"] == gained["the two joined again"] == 0, moved
         assert reads["a second value on another launch"][3] is not None, reads
         assert reads["the function's body changed in place"][3] is None, reads
         assert reads["a character typed at the end"][1] > 30, reads

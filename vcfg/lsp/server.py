@@ -511,6 +511,9 @@ def stats(ls: VcfgServer, *args: Any) -> dict[str, Any]:
         # and how many launch rule runs were kept from the lint before and run anew
         "reads": {u: list(d.reuse.shell.last) for u, d in ls.docs.items() if d.reuse is not None},
         "rules": {u: [d.reuse.rules.kept, d.reuse.rules.ran] for u, d in ls.docs.items() if d.reuse is not None},
+        # how many lints were the last one moved, after an edit inside a comment line
+        # (vcfg/lint/comment_reuse.py)
+        "moved": {u: d.reuse.comments.taken for u, d in ls.docs.items() if d.reuse is not None},
     }
     if ls.timings:
         out["lint_ms"] = [round(x[0], 3) for x in ls.timings]
