@@ -190,3 +190,11 @@ def test_the_disk_is_asked_again(tmp_path, target):
     # now a member of start.sh's deployment: linted in full (and equal to a lint from scratch)
     assert not doc.lint(put(doc.data, comments(doc.data)[0][1], 0, b"w"))
     assert not doc.lint(put(doc.data, comments(doc.data)[0][1], 0, b"v"))
+
+
+def test_a_script_with_a_syntax_error_is_linted_in_full(target):
+    # tree-sitter's error recovery weighs the bytes it skips: a comment's length may
+    # change what the error covers
+    data = b"#!/bin/bash\n# one\nif [ -n x ]; then\n  vllm serve m --port 8000 )\n# two\n"
+    doc = Doc("/tmp/vcfg-comment-reuse-syntax.sh", data, target)
+    assert not doc.lint(put(doc.data, comments(doc.data)[0][1], 0, b"x"))

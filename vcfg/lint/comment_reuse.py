@@ -13,8 +13,9 @@ read a comment is checked, and any doubt makes a full lint instead (`edit_in_com
 - the first line (``#!``: which reader takes the file), a ``vcfg:`` in the comment
   (a suppression), ``==`` in it (`vcfg.launch.release.file_pin` reads a
   ``vllm==X.Y.Z`` anywhere), a trailing ``\\`` (`check_split`'s message quotes it);
-- a ``\\r`` or NUL in the text, bytes that are not UTF-8, a text larger than one
-  piece (`vcfg.launch.chunks`), a read that was not resumable, an internal error.
+- a ``\\r`` or NUL in the text, bytes that are not UTF-8 in the edit, a syntax error in
+  the script, a text larger than one piece (`vcfg.launch.chunks`), a read that was not
+  resumable, an internal error.
 
 The disk is asked again, as a full lint would: the deployment's members (another
 script naming this one may have appeared) and the rules that may read it (the
@@ -45,7 +46,8 @@ def edit_in_comment(
     cut_old, cut_new = before[a:b], data[a:b_new]
     if b"\n" in cut_old or b"\n" in cut_new or b"\x00" in cut_new:
         return None
-    try:
+    try:  # (an invalid byte is a problem at its place: the first one must stay where it was)
+        cut_old.decode("utf-8")
         cut_new.decode("utf-8")
     except UnicodeDecodeError:
         return None
@@ -122,6 +124,9 @@ class CommentReuse:
         ok = (
             rec is not None
             and rec.data == data
+            # a tree without errors (tree-sitter's recovery weighs what it skips, a
+            # comment's length included), read to its end
+            and len(reuse.shell.tree) == 2
             and ctx.plan.source_kind == "bash"
             and not result.internal_errors
             and not ctx.truncated
