@@ -162,7 +162,7 @@ class _Folders:
         #: the first name asked of it with the answer
         self.scripts: dict[Path, list[tuple[str, os.stat_result, str, Optional[bytes]]]] = {}
         self.first: dict[Path, tuple[bytes, list[str]]] = {}
-        #: folder -> its entries by name, sorted (None: the folder cannot be listed)
+        #: folder -> its entries by name (None: the folder cannot be listed)
         self.listings: dict[str, Optional[dict[str, os.DirEntry[str]]]] = {}
         self.files: dict[str, bool] = {}
 
@@ -170,7 +170,7 @@ class _Folders:
         if folder not in self.listings:
             try:
                 with os.scandir(folder) as it:
-                    self.listings[folder] = {e.name: e for e in sorted(it, key=lambda e: e.name)}
+                    self.listings[folder] = {e.name: e for e in it}
             except OSError:
                 self.listings[folder] = None
         return self.listings[folder]
@@ -215,9 +215,14 @@ class _Folders:
             out: list[tuple[str, os.stat_result, str, Optional[bytes]]] = []
             listed = self.listing(str(folder))
             real_folder = _key(str(folder)) if listed is not None else ""
-            for e in list(listed.values())[:_SCAN_FILES] if listed is not None else ():
-                if not e.name.endswith(SCRIPT_SUFFIXES):
-                    continue
+            # the scripts by name (a folder of a thousand other entries, pytest's or a
+            # home folder, costs one pass over the names, no sort of them all)
+            entries = (
+                [listed[n] for n in sorted(n for n in listed if n.endswith(SCRIPT_SUFFIXES))]
+                if listed is not None
+                else []
+            )
+            for e in entries[:_SCAN_FILES]:
                 try:
                     if not e.is_file():
                         continue
