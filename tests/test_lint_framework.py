@@ -78,6 +78,34 @@ def test_pyproject_without_table_is_skipped(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        '[tool.vcfg]\nvllm-version = "0.13.0"\n',
+        '[ tool . "vcfg" ]\nvllm-version = "0.13.0"\n',
+        'tool.vcfg.vllm-version = "0.13.0"\n',
+        '[tool]\nvcfg = { vllm-version = "0.13.0" }\n',
+        '[tool]\nvcfg.vllm-version = "0.13.0"\n',
+        '[tool]\n"vcfg" . vllm-version = "0.13.0"\n',
+        '[tool.vcfg.per-file-ignores]\n"a.sh" = ["VC001"]\n[tool.vcfg]\nvllm-version = "0.13.0"\n',
+    ],
+)
+def test_every_spelling_of_the_table_is_read(tmp_path, text):
+    (tmp_path / "pyproject.toml").write_text(text + '[project]\nname = "x"\n')
+    assert load_config(tmp_path).vllm_version == "0.13.0"
+
+
+def test_a_project_named_vcfg_is_not_a_vcfg_table(tmp_path):
+    """A script named vcfg and a package-data key are not read as the table: the file is
+    not parsed at all (its broken last line would be an error)."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project.scripts]\nvcfg = "vcfg.cli:program"\n'
+        '[tool.setuptools.package-data]\n"vcfg.catalog" = ["data/*.json"]\n'
+        "[broken\n"
+    )
+    assert load_config(tmp_path).vllm_version is None
+
+
+@pytest.mark.parametrize(
     "text,match",
     [
         ('[tool.vcfg]\nvlm-version = "1"\n', "unknown vcfg setting"),
