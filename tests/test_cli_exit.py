@@ -15,6 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT / "examples" / "pd-decode-p2p.sh"
 SEEDED = ROOT / "tests" / "corpus" / "seeded"
+#: 40 of the seeded scripts: statistics of some 35 rules, 1.5 KB
+SOME = tuple(str(p) for p in sorted(SEEDED.glob("*.sh"))[:40])
 
 #: runs `vcfg lint` with sys.argv[2:], through the console script's function; sys.argv[1]
 #: says what else the process holds when the lint ends
@@ -57,7 +59,7 @@ def _normal_exit(*args: str) -> subprocess.CompletedProcess[bytes]:
     [
         ("--vllm-version", "0.33.0", str(SEED)),
         ("--format", "json", str(SEEDED)),
-        ("--vllm-version", "0.13.0", "--statistics", str(SEEDED)),
+        ("--vllm-version", "0.13.0", "--statistics", *SOME),
     ],
 )
 def test_the_quick_exit_writes_what_the_normal_exit_writes(args: tuple[str, ...], tmp_path: Path) -> None:
@@ -76,7 +78,7 @@ def test_the_quick_exit_writes_what_the_normal_exit_writes(args: tuple[str, ...]
 
 
 def test_exit_zero() -> None:
-    done = _lint("none", "--exit-zero", str(SEEDED))
+    done = _lint("none", "--exit-zero", *SOME)
     assert done.returncode == 0 and b"VC0" in done.stdout
 
 

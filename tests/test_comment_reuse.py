@@ -153,7 +153,16 @@ def test_the_read_catches_up_with_the_comments_changed_since():
     assert memo.last[0] == "resumed" and memo.last[3] is not None, memo.last
 
 
-@pytest.mark.parametrize("path", CORPUS[::5], ids=lambda p: str(p.relative_to(ROOT / "corpus")))
+def _sweep() -> list[Any]:
+    """Every corpus script: every 20th in the default suite (about ten, 2 s), all of
+    them in the slow one (about 30 s)."""
+    return [
+        pytest.param(p, id=str(p.relative_to(ROOT / "corpus")), marks=() if i % 20 == 0 else pytest.mark.slow)
+        for i, p in enumerate(CORPUS)
+    ]
+
+
+@pytest.mark.parametrize("path", _sweep())
 def test_corpus_scripts_edit_by_edit(path, target):
     walk(Doc(str(path), path.read_bytes(), target))
 

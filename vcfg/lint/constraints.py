@@ -173,7 +173,10 @@ def gives_any(lc: LaunchContext, operands: tuple[tuple[str, bool], ...]) -> bool
     memo = lc.memo.get("constraints._raw")
     if memo is None:
         memo = lc.memo["constraints._raw"] = {}
+    given = lc.args.options
     for key, must_give in operands:
+        if key not in given and not key.startswith("env:"):
+            continue  # an option the launch does not give (`_raw_key` would say so, slower)
         raw = memo.get((key, must_give))
         if raw is None:
             raw = memo[(key, must_give)] = _raw_key(lc, key, must_give)
