@@ -296,12 +296,18 @@ def config_references(plan: LaunchPlan) -> dict[str, str]:
 
 
 def read_files(
-    files: Sequence[tuple[str, bytes]], catalog: Any = None, *, named: Sequence[bool] = (), reuse: Any = None
+    files: Sequence[tuple[str, bytes]],
+    catalog: Any = None,
+    *,
+    named: Sequence[bool] = (),
+    reuse: Any = None,
+    configs: Optional[dict[Any, Any]] = None,
 ) -> list[LaunchPlan]:
     """The plans of a run's files, in order.  Files a serve config reader may take
     are read last, once every other file's ``--config`` references are known.
-    ``reuse``: the last read of the one file given (`ReadContext.reuse`)."""
-    ctx = ReadContext(catalog=catalog, reuse=reuse)
+    ``reuse``: the last read of the one file given (`ReadContext.reuse`); ``configs``:
+    the run's serve configs (`ReadContext.configs`)."""
+    ctx = ReadContext(catalog=catalog, reuse=reuse, configs=configs)
     plans: list[Optional[LaunchPlan]] = [None] * len(files)
     later: list[int] = []
     for k, (path, data) in enumerate(files):

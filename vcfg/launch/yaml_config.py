@@ -302,19 +302,25 @@ class _JsonBuilder:
         return Word(text, whole, text, tuple(self.runs))
 
 
-def load_serve_config(text: Any, path: str = "<config>") -> ServeConfig:
+def load_serve_config(text: Any, path: str = "<config>", run: Optional[dict[Any, Any]] = None) -> ServeConfig:
     """Read a ``vllm serve --config`` YAML file (bytes, str, or a heredoc
     `Word`).  Never raises: problems carry positions.  The lint engine reads a
     linted YAML file to tell a serve config from a manifest, and the argv resolver
-    reads it again as the launch's ``--config``: bytes are parsed once."""
+    reads it again as the launch's ``--config``: bytes are parsed once, kept in the
+    run's ``run`` store (`vcfg.lint.context.Run.configs`: a batch reads every file before
+    it resolves any launch's argv) and in a few entries across runs."""
     if isinstance(text, (bytes, bytearray)):
         data = bytes(text)
         key = (data, path)
-        hit = _PARSED.get(key)
+        hit = run.get(key) if run is not None else None
         if hit is None:
-            hit = _PARSED[key] = _load(data, path)
-            while len(_PARSED) > 16:
-                del _PARSED[next(iter(_PARSED))]
+            hit = _PARSED.get(key)
+            if hit is None:
+                hit = _PARSED[key] = _load(data, path)
+                while len(_PARSED) > 16:
+                    del _PARSED[next(iter(_PARSED))]
+            if run is not None:
+                run[key] = hit
         return hit
     return _load(text, path)
 

@@ -67,6 +67,10 @@ class Run:
     releases: dict[str, Target] = field(default_factory=dict, repr=False)
     #: what the user should know about the run (a plugin overlay that cannot be read)
     notes: list[str] = field(default_factory=list)
+    #: (bytes, path as shown) -> the serve config read from them in this run: the readers
+    #: read a batch's files before any launch's --config is resolved
+    #: (`vcfg.launch.yaml_config.load_serve_config`)
+    configs: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     #: values derived once per run, keyed by their owner's name
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     #: the launch rules' findings of the last lint of this document, kept where they

@@ -189,7 +189,14 @@ def _resolve_args(lc: LaunchContext):  # type: ignore[no-untyped-def]
     # a --config file (on disk, in a heredoc or an editor's buffer) is read anew each time
     if plan.written_files or any(w.text is not None and w.text.startswith("--config") for w in inv.args):
         run = lc.file.run
-        return parse_invocation(inv, lc.catalog, plan, buffers=lc.file.buffers, names=run.names if run else None)
+        return parse_invocation(
+            inv,
+            lc.catalog,
+            plan,
+            buffers=lc.file.buffers,
+            names=run.names if run else None,
+            configs=run.configs if run else None,
+        )
     key: tuple[Any, ...] = (
         id(lc.catalog),
         inv.kind,
@@ -278,12 +285,14 @@ def lint_files(
         if path == "-" and stdin_filename:
             # a serve config read from stdin: its launch's --config reads these bytes
             contents = {**(contents or {}), stdin_filename: data}
-    plans = read_files(read, target.catalog, named=kept_named)
+    configs: dict[Any, Any] = {}
+    plans = read_files(read, target.catalog, named=kept_named, configs=configs)
     # a launch's --config file is read from ``contents`` too
     run = Run(
         target,
         buffers={os.path.abspath(p): b for p, b in (contents or {}).items()},
         names={os.path.abspath(shown): shown for shown, _ in read if not shown.startswith("<")},
+        configs=configs,
     )
     contexts: list[FileContext] = []
     sources: dict[str, str] = {}
@@ -319,8 +328,16 @@ def lint_text(
         if got is not None:
             return got  # type: ignore[no-any-return]
     text = body.decode("utf-8", "replace")
-    plan = read_files([(path, body)], target.catalog, named=[True], reuse=reuse.shell if reuse else None)[0]
-    run = Run(target, buffers={**(others or {}), os.path.abspath(path): body}, names={os.path.abspath(path): path})
+    configs: dict[Any, Any] = {}
+    plan = read_files(
+        [(path, body)], target.catalog, named=[True], reuse=reuse.shell if reuse else None, configs=configs
+    )[0]
+    run = Run(
+        target,
+        buffers={**(others or {}), os.path.abspath(path): body},
+        names={os.path.abspath(path): path},
+        configs=configs,
+    )
     run.rule_memo = reuse.rules if reuse else None
     ctx = FileContext(path=path, text=text, plan=plan, target=target, data=body, run=run)
     ctx.truncated = len(data) > MAX_BYTES

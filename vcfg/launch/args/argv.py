@@ -321,7 +321,7 @@ def load_config(p: "Parser", path: str, pt: _Tok) -> Optional[list[_Tok]]:
         )
         return None
     p.config_path = label
-    cfg = yaml_config.load_serve_config(text, label)
+    cfg = yaml_config.load_serve_config(text, label, p.configs)
     for prob in cfg.problems:
         p.problem("config-file", prob.message, prob.span, "--config")
     if cfg.entries is None:

@@ -69,6 +69,7 @@ class Parser:
         extra: Sequence["Flag"] = (),
         names: Optional[Mapping[str, str]] = None,
         keywords: bool = False,
+        configs: Optional[dict[Any, Any]] = None,
     ) -> None:
         self.cat = catalog
         #: the words stand for keyword arguments of the engine's constructor (a Ray Serve
@@ -90,6 +91,8 @@ class Parser:
         self.buffers: Mapping[str, bytes] = buffers or {}
         #: absolute path -> the path as the user gave it (the lint run's files)
         self.names: Mapping[str, str] = names or {}
+        #: the serve configs the lint run has read (`vcfg.lint.context.Run.configs`)
+        self.configs = configs
         self.problems: list[ArgProblem] = []
         self.complete = True
         self.config_path: Optional[str] = None
@@ -640,6 +643,7 @@ def parse_args(
     extra: Sequence["Flag"] = (),
     names: Optional[Mapping[str, str]] = None,
     keywords: bool = False,
+    configs: Optional[dict[Any, Any]] = None,
 ) -> ParsedArgs:
     """Resolve argv words (after ``serve``, or after an api_server module) the
     way the vLLM version of ``catalog`` would.  ``serve``: the words follow
@@ -652,8 +656,9 @@ def parse_args(
     buffers and edited texts, `vcfg.lint.context.Run`); ``names``: absolute path ->
     the path as the user gave it, which labels such a file's positions.  ``keywords``:
     the words stand for the engine constructor's keyword arguments (`Invocation.keywords`):
-    no argparse, so a name is an option's exactly or unknown, never an abbreviation."""
-    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers, extra, names, keywords)
+    no argparse, so a name is an option's exactly or unknown, never an abbreviation.
+    ``configs``: the serve configs the run has read (`vcfg.launch.yaml_config.load_serve_config`)."""
+    p = Parser(catalog, kind, serve, base_dir, files or {}, read_files, buffers, extra, names, keywords, configs)
     try:
         return p.run(words)
     except RecursionError:
@@ -673,6 +678,7 @@ def parse_invocation(
     read_files: bool = True,
     buffers: Optional[Mapping[str, bytes]] = None,
     names: Optional[Mapping[str, str]] = None,
+    configs: Optional[dict[Any, Any]] = None,
 ) -> ParsedArgs:
     """`parse_args` for one launch of a plan: ``--config`` files are taken from
     the script's heredocs first, then looked up next to the script."""
@@ -708,6 +714,7 @@ def parse_invocation(
         names=names,
         extra=extra,
         keywords=inv.keywords,
+        configs=configs,
     )
 
 

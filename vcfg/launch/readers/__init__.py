@@ -68,6 +68,8 @@ class ReadContext:
     #: the last read of this document, to resume (`vcfg.launch.shell_reuse.ShellMemo`:
     #: the language server); None: read from scratch
     reuse: Optional[Any] = None
+    #: the serve configs read in this run (`vcfg.lint.context.Run.configs`); None: none kept
+    configs: Optional[dict[Any, Any]] = None
 
 
 #: (module, patterns, shebang interpreters) in tie-break order; each must equal

@@ -88,7 +88,7 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
         keys = _TOP_KEY.findall(text)
         broken = ", though the YAML does not parse"
     else:
-        cfg = load_serve_config(text.encode("utf-8", "surrogateescape"), path)
+        cfg = load_serve_config(text.encode("utf-8", "surrogateescape"), path, ctx.configs)
         if cfg.entries is not None:
             keys = [e.key for e in cfg.entries]
             broken = ""
@@ -156,7 +156,7 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     from vcfg.launch.model import SERVE, Invocation, LineIndex, literal_word
     from vcfg.launch.yaml_config import load_serve_config
 
-    cfg = load_serve_config(data, path)  # also labels its positions with the path as given
+    cfg = load_serve_config(data, path, ctx.configs)  # also labels its positions with the path as given
     if evidence.data == "referenced":
         return LaunchPlan(path, source_kind="serve-config")
     if cfg.entries is None:
