@@ -1,6 +1,7 @@
 """A big script parsed a piece at a time (vcfg/launch/chunks.py) reads as the whole
 script parsed at once: every script of the corpus, cut into pieces of a few bytes,
-gives the same plan (launches, environment, problems, shape)."""
+gives the same plan (launches, environment, problems, shape): every third script in
+the default suite, all of them in the slow one."""
 
 from __future__ import annotations
 
@@ -20,22 +21,28 @@ FIELDS = ("invocations", "timeline", "unknowns", "problems", "shape", "starts", 
 
 
 @lru_cache(maxsize=None)
-def _whole_plans() -> dict[Path, object]:
-    """Every script parsed at once (one piece), once per process: the same reference
-    for each piece size below."""
+def _whole(path: Path) -> object:
+    """A script parsed at once (one piece), once per process: the same reference for
+    each piece size below."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(chunks, "CHUNK", 1 << 30)
-        return {path: shell.parse_script(path.read_bytes(), str(path)) for path in SCRIPTS}
+        return shell.parse_script(path.read_bytes(), str(path))
 
 
+#: every third script in the default suite (about 60), the others slow
+SHARES = [pytest.param(True, id="every-third"), pytest.param(False, id="the-others", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("size", [16, 100, 512])
-def test_pieces_read_as_the_whole_script(monkeypatch, size: int) -> None:
+def test_pieces_read_as_the_whole_script(monkeypatch, size: int, share: bool) -> None:
     assert len(SCRIPTS) > 100
     differ = []
-    wholes = _whole_plans()
-    for path in SCRIPTS:
+    for k, path in enumerate(SCRIPTS):
+        if (k % 3 == 0) != share:
+            continue
         data = path.read_bytes()
-        whole = wholes[path]
+        whole = _whole(path)
         monkeypatch.setattr(chunks, "CHUNK", size)
         pieces = shell.parse_script(data, str(path))
         bad = [f for f in FIELDS if getattr(whole, f) != getattr(pieces, f)]
