@@ -750,7 +750,7 @@ def test_windows_line_endings_are_reported():
     # and read as bash reads them: the `\` escapes the CR, so the line ends there and
     # `--port 1` is a command of its own (bash: "--port: command not found")
     assert [(x.code, x.span.line, x.span.col) for x in p.problems] == [
-        ("split-command", 1, 14),
+        ("crlf-continuation", 1, 14),
         ("crlf", 1, 15),
         ("split-command", 2, 3),
     ]

@@ -379,7 +379,8 @@ class ParseProblem(TupleRecord):
     ``split-command`` (a line of options that bash runs as its own command: a
     missing ``\\`` or a commented line inside a continued command),
     ``placeholder`` (``<MODEL>`` that bash reads as redirections), ``crlf``
-    (Windows line endings, which bash does not strip), ``yaml``,
+    (Windows line endings, which bash does not strip), ``crlf-continuation`` (a
+    ``\\`` before such a line end, which ends the command), ``yaml``,
     ``internal`` (a vcfg bug, reported instead of raised).
     """
 

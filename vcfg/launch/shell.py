@@ -1621,9 +1621,10 @@ class _Interp(Arith):
             if data[ab : ab + 1] == b"\\":
                 raw = self.text(a)
                 if not raw[1:].strip() and raw[1:] != "":
-                    what = "a carriage return (a Windows line ending)" if raw[1:2] == "\r" else "a space"
+                    cr = raw[1:2] == "\r"
+                    what = "a carriage return (a Windows line ending)" if cr else "a space"
                     self.problem(
-                        "split-command",
+                        "crlf-continuation" if cr else "split-command",
                         f"{what} after '\\' breaks the line continuation: the command ends here",
                         self.span(a),
                     )
@@ -3677,7 +3678,8 @@ def _parse_pasted(out: bytearray, path: str, strict: list[tuple[int, int]], sour
     problems = tuple(
         p
         for p in plan.problems
-        if p.code not in ("syntax", "missing", "split-command") or any(a <= p.span.start < b for a, b in strict)
+        if p.code not in ("syntax", "missing", "split-command", "crlf-continuation")
+        or any(a <= p.span.start < b for a, b in strict)
     )
     return LaunchPlan(path, plan.invocations, plan.timeline, plan.unknowns, problems, plan.written_files, source_kind)
 

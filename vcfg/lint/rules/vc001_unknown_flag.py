@@ -19,6 +19,7 @@ from vcfg.lint.rules._flags import (
     unknown_options,
 )
 from vcfg.lint.rules._util import did_you_mean
+from vcfg.lint.rules.vc000_parse_error import crlf_ended
 
 RULE = Rule(
     code="VC001",
@@ -80,8 +81,12 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     # a `<model path>` placeholder's `>` takes the next word as its file: VC000 names the
     # placeholder, and the word that was that option's value is not reported again
     held = [x.span.start for x in lc.file.plan.problems if x.code == "placeholder"]
+    # the carriage return a `\` keeps as a word of its own: VC000 names the Windows line ends
+    ended = crlf_ended(lc.file)
     for p in problems(lc, "extra-argument"):
         if any(lc.inv.span.start <= at <= p.span.start for at in held):
+            continue
+        if p.span.line in ended and text_of(lc, p.span) == "\r":
             continue
         if not _after_boolean(lc, p):
             yield RULE.diag(span(lc, p.span), p.message, help="vLLM takes one positional argument, the model")
