@@ -135,3 +135,38 @@ def test_dockerfile_env_values_expand_earlier_env_and_arg_as_docker_does(tmp_pat
     text = 'FROM scratch\nENV A=x${B}y\nENTRYPOINT ["vllm", "serve", "m"]\n'
     (inv,) = read_plan("Dockerfile", text.encode()).invocations
     assert inv.env["A"].value.text == "xy"
+
+
+def test_comment_and_empty_lines_inside_a_continued_instruction_are_skipped(tmp_path):
+    """Docker drops the comment lines and empty lines inside a continued instruction:
+    they neither end it nor continue it, and a `NAME=value` in such a comment sets
+    nothing. The words after them keep their own lines and columns."""
+    text = (
+        "FROM vllm/vllm-openai:v0.10.2\n"
+        "ARG TP=2 \\\n"
+        "  # PP=4 is for the big nodes\n"
+        "  SEED=7\n"
+        "ENV VLLM_LOGGING_LEVEL=INFO \\\n"
+        "    # VLLM_USE_V1=0 was for 0.8\n"
+        "    HF_HOME=/models/$SEED PP=${PP:-1}\n"
+        "ENTRYPOINT vllm serve m \\\n"
+        "  # the port the router expects\n"
+        "  --port 8000 \\\n"
+        "\n"
+        "  --max-num-seqz 64 \\\n"
+        "  --tensor-parallel-size 2\n"
+    )
+    (inv,) = read_plan("Dockerfile", text.encode()).invocations
+    assert [w.text for w in inv.args] == ["m", "--port", "8000", "--max-num-seqz", "64", "--tensor-parallel-size", "2"]
+    assert sorted(inv.env) == ["HF_HOME", "PP", "VLLM_LOGGING_LEVEL"]
+    assert (inv.env["HF_HOME"].value.text, inv.env["PP"].value.text) == ("/models/7", "1")
+    assert (inv.args[3].span.line, inv.args[3].span.col) == (12, 3)
+    path = tmp_path / "Dockerfile"
+    path.write_text(text)
+    res = lint_paths([str(path)], None)
+    assert [(d.code, d.span.line, d.span.col) for d in res.diagnostics] == [("VC001", 12, 3)]
+    # the exec form: a comment line between the JSON strings gives no word
+    text = 'FROM vllm/vllm-openai:v0.13.0\nCMD ["--model", "m", \\\n  # "--enforce-eager",\n  "--max-num-seqs", "8"]\n'
+    (inv,) = read_plan("Dockerfile", text.encode()).invocations
+    assert [w.text for w in inv.args] == ["--model", "m", "--max-num-seqs", "8"]
+    assert (inv.args[2].span.line, inv.args[2].span.col) == (4, 4)

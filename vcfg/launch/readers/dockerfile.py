@@ -44,7 +44,8 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
 
 def _instructions(text: str) -> list[tuple[str, int, int]]:
     """(instruction, start of its arguments, end) with ``\\`` continuations joined;
-    comment lines inside a continued instruction are skipped by Docker."""
+    Docker skips the comment lines and empty lines inside a continued instruction
+    (`_kept`: they neither end it nor continue it)."""
     out = []
     i = 0
     n = len(text)
@@ -62,13 +63,35 @@ def _instructions(text: str) -> list[tuple[str, int, int]]:
             continue
         start = m.end()
         end = j
-        line_at = i  # the start of the instruction's last line so far
-        while text[line_at:end].rstrip().endswith("\\") and end < n:
+        continued = line.rstrip().endswith("\\")
+        while continued and end < n:
             line_at = end + 1
             nxt = text.find("\n", line_at)
             end = n if nxt < 0 else nxt
+            if not _skipped(text[line_at:end]):
+                continued = text[line_at:end].rstrip().endswith("\\")
         out.append((m.group(1).upper(), start, end))
         i = end + 1
+    return out
+
+
+def _skipped(line: str) -> bool:
+    """A line of a continued instruction that Docker drops: empty, or a comment."""
+    s = line.strip()
+    return not s or s.startswith("#")
+
+
+def _kept(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """The pieces of ``text[a:b]`` (an instruction's arguments) that Docker reads: its
+    first line and each later line that is not `_skipped`, newline included."""
+    out: list[tuple[int, int]] = []
+    i = a
+    while i < b:
+        j = text.find("\n", i, b)
+        j = b if j < 0 else j + 1
+        if i == a or not _skipped(text[i:j]):
+            out.append((i, j))
+        i = j
     return out
 
 
@@ -103,7 +126,8 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     for name, a, b in _instructions(text):
         body = text[a:b]
         if name == "ARG":
-            for m in re.finditer(r"\S+", body):
+            # the words of the lines Docker reads (not those of a comment line between)
+            for base, m in ((x, m) for x, y in _kept(text, a, b) for m in re.finditer(r"\S+", text[x:y])):
                 k, eq, v = m.group(0).partition("=")
                 target = stages[-1]["args"] if stages else global_args
                 target[k] = v.strip('"') if eq else target.get(k, global_args.get(k, ""))
@@ -112,13 +136,15 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
                     if k in st["env_names"]:
                         continue  # ENV overrides an ARG of the same name
                     if eq:
-                        at = a + m.start() + len(k) + 1
-                        st["scope"][k] = _value_word(text, at, a + m.end(), st["scope"], span, False, st["scratch"])
+                        at = base + m.start() + len(k) + 1
+                        st["scope"][k] = _value_word(text, at, base + m.end(), st["scope"], span, False, st["scratch"])
                     else:
                         st["scope"][k] = global_words.get(k)
                 elif eq:
                     # before FROM: only the earlier global ARGs are variables
-                    global_words[k] = _value_word(text, a + m.start() + len(k) + 1, a + m.end(), {}, span, scratch=True)
+                    global_words[k] = _value_word(
+                        text, base + m.start() + len(k) + 1, base + m.end(), {}, span, scratch=True
+                    )
                 else:
                     global_words[k] = None
             continue
@@ -199,18 +225,36 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
 def _command(text: str, a: int, b: int, word: Any) -> tuple[bool, list[Word]]:
     """(shell form?, words): the exec form's JSON strings, or the shell form's text."""
     body = text[a:b].strip()
+    pieces = _kept(text, a, b)
     if body.startswith("["):
         words = []
-        for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text[a:b]):
-            try:
-                value = json.loads(m.group(0))
-            except ValueError:
-                continue
-            words.append(word(a + m.start(1), a + m.end(1), value))
+        for x, y in pieces:
+            for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text[x:y]):
+                try:
+                    value = json.loads(m.group(0))
+                except ValueError:
+                    continue
+                words.append(word(x + m.start(1), x + m.end(1), value))
         return False, words
     lead = len(text[a:b]) - len(text[a:b].lstrip())
     end = a + lead + len(body)
-    return True, [word(a + lead, end)]
+    whole = word(a + lead, end)
+    if len(pieces) == 1:
+        return True, [whole]
+    from vcfg.launch.readers._containers import _join
+
+    # the comment and empty lines Docker drops are not part of the command bash reads;
+    # a line's words and its newline are pieces of their own (a piece of one line maps
+    # each character to its column)
+    parts = []
+    for x, y in pieces:
+        x, y = max(x, a + lead), min(y, end)
+        line_end = y - 1 if text[x:y].endswith("\n") else y
+        if line_end > x:
+            parts.append(word(x, line_end))
+        if line_end < y:
+            parts.append(word(line_end, y))
+    return True, [_join(parts, whole)]
 
 
 def _env_pairs(
@@ -228,9 +272,10 @@ def _env_pairs(
             w = _value_word(text, v, v + len(rest.strip()), scope, span, True, scratch)
             out.append((name, w, w.span))
         return out
-    for m in re.finditer(r"""([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)""", body):
-        w = _value_word(text, a + m.start(2), a + m.end(2), scope, span, False, scratch)
-        out.append((m.group(1), w, w.span))
+    for x, y in _kept(text, a, b):  # not a `NAME=value` in a comment line between
+        for m in re.finditer(r"""([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)""", text[x:y]):
+            w = _value_word(text, x + m.start(2), x + m.end(2), scope, span, False, scratch)
+            out.append((m.group(1), w, w.span))
     return out
 
 
