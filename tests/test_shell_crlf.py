@@ -43,7 +43,7 @@ def test_line_end_words_keep_the_carriage_return_as_bash_does():
 
 def test_what_bash_then_refuses_is_found_where_it_is(tmp_path):
     """One finding for the line endings, naming the continued line they end (line 7's
-    `\` CR ends the command: the CR is a second positional argument and line 8 a
+    `\\` CR ends the command: the CR is a second positional argument and line 8 a
     command of its own, which were three more findings), and the option a CR broke."""
     p = tmp_path / "run.sh"
     p.write_bytes(SCRIPT.read_bytes())
@@ -59,7 +59,7 @@ def test_what_bash_then_refuses_is_found_where_it_is(tmp_path):
 
 
 def test_without_windows_line_endings_each_break_is_its_own_finding(tmp_path):
-    """A blank after `\` (no CR in the file) is still found where it is, with the line
+    """A blank after `\\` (no CR in the file) is still found where it is, with the line
     it splits off."""
     p = tmp_path / "run.sh"
     p.write_bytes(b"vllm serve m --port 8002 \\ \n  --max-num-seqs 8\n")
