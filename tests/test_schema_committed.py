@@ -61,13 +61,17 @@ def test_committed_files_are_the_generated_ones() -> None:
     assert (SCHEMAS_DIR / CATALOG_FILE).read_text(encoding="utf-8") == catalog_text(written), _STALE
 
 
-def _written_releases() -> list[pytest.ParameterSet]:
-    """One param per written release: the oldest and the newest in the default suite
-    (both read the history of every release's keys, which dates them), the others slow
-    (building a release's three schemas takes about 0.2 s)."""
-    names = list(newest_patches(tuple(store.bundled_versions())))
+def _ends_by_default(names: list[str]) -> list[pytest.ParameterSet]:
+    """One param per release of ``names`` (oldest first): the oldest and the newest in
+    the default suite, the others slow."""
     ends = {names[0], names[-1]} if names else set()
     return [pytest.param(n, id=n, marks=() if n in ends else pytest.mark.slow) for n in names]
+
+
+def _written_releases() -> list[pytest.ParameterSet]:
+    """Each written release (both ends read the history of every release's keys, which
+    dates them; building a release's three schemas takes about 0.2 s)."""
+    return _ends_by_default(list(newest_patches(tuple(store.bundled_versions()))))
 
 
 @pytest.mark.parametrize("release", _written_releases())
@@ -120,12 +124,9 @@ def test_one_folder_per_bundled_release_with_three_kinds() -> None:
 
 
 def _release_folders() -> list[pytest.ParameterSet]:
-    """One param per committed release folder: the oldest and the newest in the default
-    suite, the others slow (the generator is the same for all; each release's content is
-    validated by .ci/run's slow stage)."""
-    names = sorted((p.name for p in SCHEMAS_DIR.iterdir() if p.is_dir()), key=store.version_key)
-    ends = {names[0], names[-1]} if names else set()
-    return [pytest.param(n, id=n, marks=() if n in ends else pytest.mark.slow) for n in names]
+    """Each committed release folder (the generator is the same for all; each release's
+    content is validated by .ci/run's slow stage)."""
+    return _ends_by_default(sorted((p.name for p in SCHEMAS_DIR.iterdir() if p.is_dir()), key=store.version_key))
 
 
 @pytest.mark.parametrize("release", _release_folders())
