@@ -137,6 +137,35 @@ def test_a_helm_template_is_skipped_with_a_note_only_when_it_may_hold_a_launch()
     assert p.problems == () and p.invocations == ()
 
 
+def test_a_chart_template_without_a_container_has_no_note_and_the_note_is_information(tmp_path):
+    """The templates of a chart named vllm name it (`include "vllm.fullname"`) in every
+    object: a PersistentVolumeClaim or a Service holds no launch, so no note; the note
+    on a Deployment's template is information (vcfg reads rendered manifests), not an
+    error of the user's (a castai/helm-charts chart, 2026-12-04)."""
+    from vcfg.lint.engine import lint_paths
+
+    pvc = (
+        "{{- if .Values.persistence.enabled }}\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n"
+        '  name: {{ include "vllm.fullname" . }}\nspec:\n  resources:\n    requests:\n'
+        "      storage: {{ .Values.persistence.size }}\n{{- end }}\n"
+    )
+    assert _plan(pvc, "templates/pvc.yaml").problems == ()
+    deploy = (
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ include "vllm.fullname" . }}\nspec:\n'
+        "  template:\n    spec:\n      containers:\n        - name: server\n"
+        '          image: "{{ .Values.image.repository }}"\n'
+        "          args: {{- toYaml .Values.args | nindent 12 }}\n"
+    )
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: vllm\nversion: 0.1.0\n")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "pvc.yaml").write_text(pvc)
+    (tmp_path / "templates" / "deploy.yaml").write_text(deploy)
+    r = lint_paths([str(tmp_path)], "0.33.0")
+    assert [(d.code, d.severity, d.span.file.rsplit("/", 1)[-1]) for d in r.diagnostics] == [
+        ("VC000", "info", "deploy.yaml")
+    ]
+
+
 def test_image_tags():
     assert image_release("vllm/vllm-openai:v0.13.0").version == "0.13.0"
     assert image_release("docker.io/vllm/vllm-openai:v0.13.0").version == "0.13.0"

@@ -25,6 +25,9 @@ READER = Reader(
 
 _API_LINE = re.compile(r"^apiVersion:[ \t]*\S", re.M)
 _VLLM = re.compile("vllm", re.I)
+#: a key that starts a container or gives its program (a template without one, a chart's
+#: Service, Secret or PersistentVolumeClaim, holds no launch whatever it renders to)
+_CONTAINER_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:containers|initContainers|command|args|image)[ \t]*:", re.M)
 _KIND_LINE = re.compile(r"^kind:[ \t]*\S", re.M)
 #: a ``kind:`` line indented by mistake (the YAML then does not parse): a Kubernetes kind
 #: is one CamelCase word
@@ -89,7 +92,8 @@ def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> Launch
     if docs.error is not None:
         msg, at = docs.error
         if evidence.data == "template":
-            if not _VLLM.search(text):  # not text.lower(): a copy of 20 MiB of random text (UCS-4: 80 MB)
+            # not text.lower(): a copy of 20 MiB of random text (UCS-4: 80 MB)
+            if not _VLLM.search(text) or not _CONTAINER_KEY.search(text):
                 return LaunchPlan(path, source_kind="kubernetes")
             note = (
                 "a Go template ({{ ... }}): vcfg reads rendered manifests only, so launches in this "
