@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from vcfg.diagnostics import Diagnostic
@@ -32,8 +33,19 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for b in lc.inv.env.values():
         if b.source != "script" or b.exported or b.unset or not vllm_reads(lc, b.name):
             continue
+        if _on_the_command_line(lc, b.name):
+            continue  # the script's own variable: `VLLM_PORT=$PORT; vllm serve m --port "$VLLM_PORT"`
         yield RULE.diag(
             name_span(lc.file, b.span, b.name),
             f"`{b.name}` is set but not exported: vllm does not see it",
             help=f"use `export {b.name}=...`, or put it before the command as a prefix",
         )
+
+
+def _on_the_command_line(lc: LaunchContext, name: str) -> bool:
+    """The launch's command, as written, expands ``$name``: the script uses the variable
+    as its own (exporting it would also give vLLM a value it reads for another purpose)."""
+    sp = lc.inv.span
+    if sp.file not in ("", lc.path) or not 0 <= sp.start <= sp.end <= len(lc.file.text):
+        return False
+    return re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", lc.file.text[sp.start : sp.end]) is not None
