@@ -88,13 +88,39 @@ def test_a_loop_that_sets_an_element_leaves_the_head_unknown_inside_it():
     assert shape(inv) == ["m", "*"]
 
 
-def test_branches_that_append_differently_keep_the_common_head():
+def test_branches_that_append_differently_give_a_launch_per_path():
     src = (
         'ARGS=(--port 8080)\nif [ "$1" = a ]; then ARGS+=(--max-model-len 4096); else ARGS+=(-tp 2 -pp 2); fi\n'
         'vllm serve m "${ARGS[@]}"\n'
     )
-    (inv,) = serves(src)
-    assert shape(inv) == ["m", "--port", "8080", "*"]
+    assert [shape(inv) for inv in serves(src)] == [
+        ["m", "--port", "8080", "--max-model-len", "4096"],
+        ["m", "--port", "8080", "-tp", "2", "-pp", "2"],
+    ]
+
+
+def test_a_case_that_appends_in_its_branches_gives_a_launch_per_branch_with_the_variables_of_that_branch():
+    """`EP_ARGS+=(...)` in each branch of a `case "$ROLE"` (uccl-project/uccl's
+    launch_vllm_pd_intel_nic.sh): each launch has its branch's options, and a variable the
+    same branch set, not another branch's; a path with no branch taken has neither."""
+    src = (
+        'ROLE=$1\nEP_ARGS=(-tp 2)\ncase "$ROLE" in\n'
+        '  prefill) PORT=8100; EP_ARGS+=(--kv-transfer-config \'{"kv_role":"kv_producer"}\') ;;\n'
+        "  decode) PORT=8200; EP_ARGS+=(--headless) ;;\n"
+        'esac\nvllm serve m "${EP_ARGS[@]}" --port "$PORT"\n'
+    )
+    assert [shape(inv) for inv in serves(src)] == [
+        ["m", "-tp", "2", "--kv-transfer-config", '{"kv_role":"kv_producer"}', "--port", "8100"],
+        ["m", "-tp", "2", "--headless", "--port", "8200"],
+        ["m", "-tp", "2", "--port", "?"],  # PORT: the caller's, if any
+    ]
+
+
+def test_an_array_set_again_after_the_branches_is_one_launch():
+    src = (
+        'if [ "$1" = a ]; then ARGS=(--port 1); else ARGS=(--port 2); fi\nARGS=(--port 3)\nvllm serve m "${ARGS[@]}"\n'
+    )
+    assert [shape(inv) for inv in serves(src)] == [["m", "--port", "3"]]
 
 
 def test_length_and_indexes_past_the_head_are_unknown_within_it_known():

@@ -323,9 +323,56 @@ def test_a_case_item_that_exits_and_one_that_starts_in_the_background(tmp_path):
     assert first.background
     found = lint(tmp_path, src)
     assert [(c, line, col) for c, _, line, col, _ in found] == [("VC306", 5, 6), ("VC302", 5, 21)]
-    # every branch exits: nothing after the case runs
+    # every branch exits: nothing after the case runs (`*)` matches what no branch before
+    # it did: no path takes no branch)
     ends = "case $2 in\n  a) echo a; exit 0 ;;\n  *) exit 1 ;;\nesac\nvllm serve m\n"
-    assert len(parse_script(ends, "run.sh").invocations) == 1  # the `case` has no branch path
+    assert parse_script(ends, "run.sh").invocations == ()
+
+
+#: uccl-project/uccl's launch_vllm.sh, cut down: a `case` on the role sets one variable
+#: per role and exits on any other; an `if` on the same role starts the head or a worker
+ROLES = """\
+ROLE="$1"
+case "$ROLE" in
+  head) API_SERVERS="${9:-1}" ;;
+  worker) START_RANK="${9:-1}" ;;
+  *) echo "role must be head or worker"; exit 1 ;;
+esac
+if [ "$ROLE" = "head" ]; then
+  vllm serve m -tp 8 --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-address 10.0.0.1 \\
+    --api-server-count="${API_SERVERS}"
+else
+  vllm serve m -tp 8 --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-address 10.0.0.1 \\
+    --data-parallel-start-rank "${START_RANK}" --headless
+fi
+"""
+
+
+def test_a_case_on_a_variable_decides_a_later_test_of_it(tmp_path):
+    """Each `case` branch whose pattern is a plain word runs with the variable equal to
+    it, so the later `if [ "$ROLE" = "head" ]` is decided on each path: the head runs
+    with the head's variables only, the worker with the worker's (before: six launches,
+    the impossible ones with rank 0 on both nodes, and a false VC308)."""
+    got = [(i.span.line, texts(i)[-2:]) for i in serves(ROLES)]
+    assert got == [(8, ["10.0.0.1", "--api-server-count=1"]), (11, ["1", "--headless"])]
+    assert lint(tmp_path, ROLES) == []
+    # a pattern with a glob pins nothing: on its path the `if` is undecided (both
+    # launches), on the worker's it is decided (the worker only)
+    globbed = ROLES.replace("  head)", "  hea*)")
+    assert [i.span.line for i in serves(globbed)] == [8, 11, 11]
+
+
+def test_eval_set_of_getopt_output_leaves_the_arguments_unknown():
+    """`eval set -- "$(getopt ...)"` sets any number of arguments: after `shift`, `$#` is
+    not known to be 0, so the usage exit is one path, not every path (ovg-project/kvcached)."""
+    src = (
+        'TEMP=$(getopt -o h --long port: -- "$@")\neval set -- "$TEMP"\n'
+        'while true; do\n  case "$1" in\n    --port) port="$2"; shift 2 ;;\n    --) shift; break ;;\n'
+        "    *) exit 1 ;;\n  esac\ndone\n"
+        'if [[ $# -lt 1 ]]; then echo "engine?"; exit 1; fi\nvllm serve m --port "$port"\n'
+    )
+    (inv,) = serves(src)
+    assert texts(inv) == ["m", "--port", None]
 
 
 # --------------------------------------------------------------------------- functions
@@ -413,6 +460,16 @@ def test_a_scripts_own_vllm_prefixed_variable_is_not_a_vllm_setting(tmp_path):
     assert lint(tmp_path, src) == []
     src = "export VLLM_PORT_BASE=8100\nvllm serve m --port $VLLM_PORT_BASE\n"
     assert lint(tmp_path, src) == []
+
+
+def test_a_variable_vllm_reads_used_as_the_scripts_own_on_the_command_line(tmp_path):
+    """`VLLM_PORT="$ENGINE_PORT"` then `--port="$VLLM_PORT"` (ovg-project/kvcached): the
+    script's own variable, not a setting it forgot to export (exporting it would give
+    vLLM's internal port the API server's); set and not read on the line, it is."""
+    src = 'ENGINE_PORT=8000\nVLLM_PORT="$ENGINE_PORT"\nvllm serve m \\\n  --port="$VLLM_PORT"\n'
+    assert lint(tmp_path, src) == []
+    found = lint(tmp_path, src.replace('--port="$VLLM_PORT"', "--port=8000"))
+    assert [(c, line, col) for c, _, line, col, _ in found] == [("VC104", 2, 1)]
 
 
 def test_a_near_miss_of_a_name_vllm_reads_is_still_reported(tmp_path):

@@ -119,6 +119,8 @@ MAX_CALLS = 8
 #: A launch whose words an ``if`` on an input changed is read once per path, for at
 #: most this many paths (more: its words are unknown).
 MAX_PATHS = 8
+#: a `case` pattern that matches itself only (no glob, quote or expansion)
+_PLAIN_PATTERN = re.compile(r"[A-Za-z0-9_.,:/=+@%-]+")
 #: Larger inputs are not parsed at all: the one size cap of every reader (20 MiB)
 from vcfg.fileio import MAX_BYTES  # noqa: E402
 
@@ -733,11 +735,37 @@ class _Interp(Arith):
                 branches.append((ec, eb))
             elif c.type == "else_clause":
                 else_body = [d for d in c.children if not (not d.is_named and d.type == "else")]
-        self.run_branches(branches, else_body, ctx, node)
+        self.decide(
+            [n for cond, _ in branches for n in cond],
+            ctx,
+            node,
+            lambda c: self.run_branches(branches, else_body, c, node),
+        )
+
+    def decide(self, tests: list[Any], ctx: _Ctx, node: Any, run: Callable[[_Ctx], None]) -> None:
+        """Run an ``if`` or ``case`` (``run``) once per path when its ``tests`` read a
+        variable an earlier ``if``/``case`` set differently and a launch is inside it:
+        on each path the test may be decided (``case "$ROLE" in head) ...`` then
+        ``if [ "$ROLE" = head ]; then vllm serve ...``: the launch runs on the head path
+        only, with that path's variables)."""
+        if self.st.alts:
+            names: list[str] = []
+            for t in tests:
+                names.extend(k for k in self.path_names(t) if k not in names)
+            if names and self.fork(names, ctx, self.span(node), run):
+                return
+        run(ctx)
 
     def run_branches(
-        self, branches: list[tuple[list[Any], list[Any]]], else_body: Optional[list[Any]], ctx: _Ctx, node: Any
+        self,
+        branches: list[tuple[list[Any], list[Any]]],
+        else_body: Optional[list[Any]],
+        ctx: _Ctx,
+        node: Any,
+        pins: Sequence[Optional[Binding]] = (),
     ) -> None:
+        """``pins[k]``: a variable's value on the paths of branch k (a `case` subject
+        where the branch's one pattern is a plain word)."""
         bctx = ctx._replace(conditional=True)
         results: list[_State] = []
         labels: list[str] = []
@@ -747,11 +775,12 @@ class _Interp(Arith):
         exited: list[list[Any]] = []  # their conditions: false on the paths that go on
         left = 0  # undecided branches whose paths all left a loop or function
         undecided = False  # a branch before this one may or may not have run
-        for cond, body in branches:
+        for k, (cond, body) in enumerate(branches):
             self.exec_seq(cond, ctx)
             verdict = self.eval_condition(cond)
             if verdict is False:
                 continue
+            pin = pins[k] if k < len(pins) else None
             first = cond[0] if cond else (body[0] if body else node)
             label = (
                 f"the test at line {self._line(first)} is true"
@@ -760,6 +789,8 @@ class _Interp(Arith):
             )
             base = self.st
             self.st = base.copy()
+            if pin is not None:
+                self.st.vars[pin.name] = pin
             if verdict is None or undecided:
                 how = self.run_maybe(body, bctx, label, ctx)
                 if how == "live":
@@ -780,9 +811,11 @@ class _Interp(Arith):
             undecided = True
         else:
             label = (
-                f"the {what} at line {at} takes its `else` branch"
-                if else_body is not None
-                else f"the {what} at line {at} takes no branch"
+                f"the {what} at line {at} takes no branch"
+                if else_body is None
+                else f"the {what} at line {at} takes its `*)` branch"
+                if node.type == "case_statement"
+                else f"the {what} at line {at} takes its `else` branch"
             )
             if else_body is not None:
                 base = self.st
@@ -974,7 +1007,7 @@ class _Interp(Arith):
         out = states[0].copy()
         # the paths of earlier decisions still hold for what no branch here changed
         out.alts = (
-            {k: v for s in states for k, v in s.alts.items() if all(t.vars.get(k) is v[0] for t in states)}
+            {k: v for s in states for k, v in s.alts.items() if all(t.current(k) is v[0] for t in states)}
             if states[0].alts
             else {}
         )
@@ -1030,7 +1063,11 @@ class _Interp(Arith):
         for name in anames:
             arrs = [s.arrays.get(name, ()) for s in states]
             if any(a is not arrs[0] for a in arrs):
-                out.arrays[name] = _array_join(arrs, reason, span)
+                joined = out.arrays[name] = _array_join(arrs, reason, span)
+                if labels is not None and joined is not arrs[0] and len(arrs) <= MAX_PATHS and None not in arrs:
+                    # the elements on each path, as for a variable (`ARGS+=(--port 8100)`
+                    # in one branch of a `case`, `ARGS+=(--headless)` in another)
+                    out.alts["@" + name] = (joined, tuple(zip(arrs, labels)), decision)
         out.allexport = any(s.allexport for s in states)
         if any(s.positional is not states[0].positional for s in states):
             pos = [s.positional for s in states]
@@ -1047,10 +1084,17 @@ class _Interp(Arith):
 
     def s_case_statement(self, node: Any, ctx: _Ctx) -> None:
         value = node.child_by_field_name("value")
+        self.decide([value] if value is not None else [], ctx, node, lambda c: self.run_case(node, c))
+
+    def run_case(self, node: Any, ctx: _Ctx) -> None:
+        value = node.child_by_field_name("value")
         subject = self.expand_value(value) if value is not None else None
         items = [c for c in node.children if c.type == "case_item"]
         branches: list[tuple[list[Any], list[Any]]] = []
+        pins: list[Optional[Binding]] = []
         chosen: Optional[list[Any]] = None
+        catch_all: Optional[list[Any]] = None  # `*)`: taken where no branch before it is
+        subject_var = self.subject_binding(value) if subject is not None and not subject.known else None
         for it in items:
             pats = []
             body = []
@@ -1079,15 +1123,50 @@ class _Interp(Arith):
                 if ok is True and not branches:
                     chosen = body
                     break
+                if ok is True:
+                    catch_all = body
+                    break
                 if ok is False:
                     continue
+            elif any(self.text(p) == "*" for p in pats):
+                if not branches:
+                    chosen = body
+                else:
+                    catch_all = body
+                break
+            pin = None
+            if subject_var is not None and len(pats) == 1 and _PLAIN_PATTERN.fullmatch(self.text(pats[0])):
+                pin = subject_var._replace(value=self.expand_value(pats[0]))
             branches.append(([], body))
+            pins.append(pin)
         if chosen is not None:
             self.exec_seq(chosen, ctx)
             return
         if not branches:
             return
-        self.run_branches(branches, None, ctx, node)
+        self.run_branches(branches, catch_all, ctx, node, pins)
+
+    def subject_binding(self, value: Any) -> Optional[Binding]:
+        """The script's own variable a `case` tests, when its subject is that variable
+        alone (``case "$ROLE" in``, ``case $ROLE in``, ``case "${ROLE}" in``)."""
+        n = value
+        if n.type == "string":
+            kids = [c for c in n.children if c.is_named]
+            if len(kids) != 1 or self.text(n) != '"' + self.text(kids[0]) + '"':
+                return None
+            n = kids[0]
+        if n.type not in ("simple_expansion", "expansion"):
+            return None
+        kids = [c for c in n.children if c.is_named]
+        if len(kids) != 1 or kids[0].type != "variable_name":
+            return None
+        name = self.text(kids[0])
+        if self.text(n) not in ("$" + name, "${" + name + "}"):
+            return None
+        b = self.st.vars.get(name)
+        if b is None or b.unset or b.value is None or b.source != "script":
+            return None
+        return b
 
     # -- loops
     def assigned_names(self, node: Any) -> set[str]:
@@ -1484,13 +1563,18 @@ class _Interp(Arith):
         stack = [(node, False)]
         while stack:
             n, arith = stack.pop()
+            parent = n.parent
             if n.type == "variable_name" and (
-                arith or (n.parent is not None and n.parent.type in ("simple_expansion", "expansion"))
+                arith
+                or (parent is not None and parent.type in ("simple_expansion", "expansion"))
+                # `${ARGS[@]}`
+                or (parent is not None and parent.type == "subscript" and parent.parent.type == "expansion")
             ):
                 name = self.text(n)
-                live = alts.get(name)
-                if live is not None and self.st.vars.get(name) is live[0] and name not in out:
-                    out.append(name)
+                for key in (name, "@" + name):  # the variable, the array
+                    live = alts.get(key)
+                    if live is not None and self.st.current(key) is live[0] and key not in out:
+                        out.append(key)
             # a bare name inside `$(( ))` is read too (`--port $((BASE + i))`)
             inner = arith or n.type == "arithmetic_expansion"
             stack.extend((c, inner) for c in n.children)
@@ -1503,7 +1587,18 @@ class _Interp(Arith):
         by_decision: dict[int, list[str]] = {}
         for name in names:
             by_decision.setdefault(self.st.alts[name][2], []).append(name)
-        combos: list[list[tuple[str, Optional[Binding], str]]] = [[]]
+        # the other variables and arrays one decision set take the same path's values
+        for key, (merged, pairs, decision) in self.st.alts.items():
+            group = by_decision.get(decision)
+            if (
+                group is not None
+                and key not in group
+                and self.st.current(key) is merged
+                and len(pairs) == len(self.st.alts[group[0]][1])
+            ):
+                group.append(key)
+        #: (name, its binding or None, label); (@name, its elements, label) for an array
+        combos: list[list[tuple[str, Any, str]]] = [[]]
         for group in by_decision.values():
             n = len(self.st.alts[group[0]][1])
             combos = [c + [(name, *self.st.alts[name][1][k]) for name in group] for c in combos for k in range(n)]
@@ -1532,7 +1627,9 @@ class _Interp(Arith):
         for combo in combos:
             self.st = base.copy()
             for name, b, _ in combo:
-                if b is None:
+                if name[:1] == "@":  # an array's elements on this path
+                    self.st.arrays[name[1:]] = b
+                elif b is None:
                     self.st.vars.pop(name, None)
                 else:
                     self.st.vars[name] = b
@@ -1850,7 +1947,7 @@ class _Interp(Arith):
                 i += 1
                 continue
             if t == "--":
-                self.st.positional = list(argv[i + 1 :])
+                self.st.positional = _positional(argv[i + 1 :])
                 return
             if t in ("-o", "+o") and i + 1 < len(argv):
                 if argv[i + 1].text == "allexport":
@@ -1870,7 +1967,7 @@ class _Interp(Arith):
                 i += 1
                 continue
             # ``set a b c`` sets the positional parameters
-            self.st.positional = list(argv[i:])
+            self.st.positional = _positional(argv[i:])
             return
 
     def b_eval(self, args: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span) -> None:
@@ -3356,6 +3453,15 @@ def _repo_root(folder: str) -> str:
 
 def _at(ctx: _Ctx) -> str:
     return f" ({ctx.iteration})" if ctx.iteration else ""
+
+
+def _positional(words: Sequence[Word]) -> Optional[list[Word]]:
+    """The positional parameters ``set -- WORDS`` gives; None (unknown) when a word may
+    be any number of words (``eval set -- "$(getopt ...)"``: then neither ``$#`` nor what
+    ``shift`` leaves is known)."""
+    if any(w.may_split and not w.known for w in words):
+        return None
+    return list(words)
 
 
 def _chain_paths(

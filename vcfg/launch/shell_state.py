@@ -4,10 +4,13 @@ frames (a loop, a function) that keep the paths an undecided jump took out of th
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from vcfg.launch.model import Binding, Unknown, Word
 from vcfg.records import TupleRecord, tuple_record
+
+#: what `_State.current` gives for an array the state does not have
+_ABSENT = object()
 
 
 class _State:
@@ -26,9 +29,18 @@ class _State:
         self.ifs: Optional[str] = " \t\n"
         #: name -> (the merged binding, ((binding or None, path label), ...), decision):
         #: a variable an ``if``/``case`` on an input set differently, with its value on
-        #: each path; valid while ``vars[name]`` is still the merged binding.  The
-        #: variables of one decision (one if/case) take their values from one branch.
-        self.alts: dict[str, tuple[Binding, tuple[tuple[Optional[Binding], str], ...], int]] = {}
+        #: each path; valid while ``vars[name]`` is still the merged binding.  ``@name``:
+        #: an array, (the merged elements, ((elements, path label), ...), decision),
+        #: valid while ``arrays[name]`` is still the merged elements.  The variables and
+        #: arrays of one decision (one if/case) take their values from one branch.
+        self.alts: dict[str, tuple[Any, tuple[tuple[Any, str], ...], int]] = {}
+
+    def current(self, key: str) -> Any:
+        """What an ``alts`` key names now: ``vars[key]``; for ``@name``, ``arrays[name]``
+        (an array the state does not have: a value no entry holds)."""
+        if key[:1] == "@":
+            return self.arrays.get(key[1:], _ABSENT)
+        return self.vars.get(key)
 
     def copy(self) -> "_State":
         s = _State()
