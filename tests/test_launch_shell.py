@@ -626,6 +626,19 @@ def test_quoted_heredoc_and_tab_stripping():
         ),
         ("/opt/venv/bin/vllm serve m", SERVE, "vllm serve", ["m"]),
         ("uv run vllm serve m", SERVE, "vllm serve", ["m"]),
+        # deepset-ai/haystack-core-integrations' workflow: `nohup hatch run -- vllm serve ...`
+        ("nohup hatch run -- vllm serve m --port 1", SERVE, "vllm serve", ["m", "--port", "1"]),
+        ("poetry run -C app vllm serve m", SERVE, "vllm serve", ["m"]),
+        ("pixi run -e cuda vllm serve m", SERVE, "vllm serve", ["m"]),
+        ("pdm run vllm serve m", SERVE, "vllm serve", ["m"]),
+        (
+            "pipenv run python -m vllm.entrypoints.openai.api_server --model m",
+            SERVE,
+            "python -m vllm.entrypoints.openai.api_server",
+            ["--model", "m"],
+        ),  # fmt: skip
+        # an operand vcfg cannot compute: the command after it is still the launch
+        ('taskset -c "${first}-${last}" nohup vllm serve m', SERVE, "vllm serve", ["m"]),
         (
             "python3 -m dynamo.vllm --model m --disaggregation-mode prefill",
             DYNAMO,

@@ -2225,6 +2225,8 @@ class _Interp(Arith):
                 while i < n:
                     a = argv[i].text
                     if a is None:
+                        if wrapper.operands and i + wrapper.operands < n:
+                            break  # an operand vcfg cannot compute (taskset -c "$first-$last")
                         return
                     if a == "--":
                         i += 1

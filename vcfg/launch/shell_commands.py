@@ -66,11 +66,19 @@ WRAPPERS: dict[str, Wrapper] = {
 # the old name, for the interpreter's wrapper loop
 _WRAPPERS = WRAPPERS
 
-#: ``uv run``, ``conda run -n env``: environment managers that run a command; the
-#: options that take a value
+#: ``uv run``, ``conda run -n env``, ``hatch run --``, ``poetry run``: environment and
+#: project managers whose ``run`` runs a command; the options of ``run`` that take a value
 RUNNERS: dict[str, frozenset[str]] = {
-    name: frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory"})
-    for name in ("uv", "conda", "micromamba", "mamba")
+    **{
+        name: frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory"})
+        for name in ("uv", "conda", "micromamba", "mamba")
+    },
+    "hatch": frozenset(),
+    "poetry": frozenset({"-C", "--directory", "-P", "--project"}),
+    "pdm": frozenset({"-p", "--project"}),
+    "pipenv": frozenset(),
+    "pixi": frozenset({"-e", "--environment", "--manifest-path"}),
+    "rye": frozenset({"--pyproject"}),
 }
 
 #: ``ray job submit [options] -- COMMAND``: the options that take a value (the command
