@@ -1,4 +1,5 @@
-"""Ray Serve LLM configs (``applications[].args.llm_configs[]``, standalone or as a
+"""Ray Serve LLM configs (``applications[].args.llm_configs[]``, ``llm_config``,
+``prefill_config`` and ``decode_config``, standalone or as a
 KubeRay RayService's ``serveConfigV2``): each LLM config is a vLLM engine whose
 ``engine_kwargs`` are EngineArgs field names, read here as the options they stand
 for (``max_model_len: 4096`` -> ``--max_model_len 4096``, ``true`` a bare switch,
@@ -17,7 +18,10 @@ from vcfg.launch.readers import Evidence, ReadContext, Reader
 READER = Reader(
     name="ray_serve",
     patterns=("*.yaml", "*.yml"),
-    summary="Ray Serve LLM configs: llm_configs' engine_kwargs, model_loading_config, runtime_env env_vars",
+    summary=(
+        "Ray Serve LLM configs (llm_configs, llm_config, prefill_config, decode_config): engine_kwargs, "
+        "model_loading_config, runtime_env env_vars"
+    ),
 )
 
 
@@ -29,9 +33,14 @@ def detect(path: str, text: str, ctx: ReadContext) -> Optional[Evidence]:
     if doc is None:
         return None
     apps = mapping(doc).get("applications")
-    if apps is not None and "llm_configs" in text:
-        return Evidence("ray_serve", 0.9, ("a Ray Serve config with llm_configs",), docs)
+    if apps is not None and any(k in text for k in _CONFIG_KEYS):
+        return Evidence("ray_serve", 0.9, ("a Ray Serve config with LLM configs",), docs)
     return None
+
+
+#: the application arguments that hold LLM configs: a list (``build_openai_app``), one
+#: (``build_dp_openai_app``'s ``llm_config``), prefill and decode (``build_pd_openai_app``)
+_CONFIG_KEYS = ("llm_configs", "llm_config", "prefill_config", "decode_config")
 
 
 def read(path: str, data: bytes, evidence: Evidence, ctx: ReadContext) -> LaunchPlan:
@@ -64,11 +73,13 @@ def serve_config_launches(loc: Any, root: Any, path: str, env: list[Any], image:
         a = keyed(app)
         runtime = keyed(a.get("runtime_env", (None, None))[1])
         app_env = env + map_env(loc, runtime.get("env_vars", (None, None))[1])
-        configs = keyed(a.get("args", (None, None))[1]).get("llm_configs", (None, None))[1]
-        if not isinstance(configs, yaml.SequenceNode):
-            continue
-        for item in configs.value:
-            out.extend(_llm_config(loc, item, path, app_env, image))
+        args = keyed(a.get("args", (None, None))[1])
+        for key in _CONFIG_KEYS:
+            configs = args.get(key, (None, None))[1]
+            items = configs.value if isinstance(configs, yaml.SequenceNode) else [configs] if configs else []
+            for item in items:
+                if isinstance(item, yaml.MappingNode):
+                    out.extend(_llm_config(loc, item, path, app_env, image))
     return out
 
 
