@@ -157,6 +157,24 @@ def test_kubernetes_and_compose_launches_are_read(tmp_path):
         assert plan.source_kind == Path(name).stem.replace("deploy", "kubernetes")
 
 
+def test_a_variable_in_a_compose_string_command_may_be_several_arguments(tmp_path):
+    """Compose interpolates a string command, then splits it: `${EXTRA}` may be any
+    number of arguments (h2oai/h2ogpt's compose file), so none of them is a positional
+    model and the arguments are not complete; in a list command it stays one word."""
+    text = (
+        "services:\n  vllm:\n    image: vllm/vllm-openai:v0.10.1\n    entrypoint: python3\n"
+        "    command: -m vllm.entrypoints.openai.api_server --port=5000 ${EXTRA}\n"
+    )
+    (inv,) = read_plan("compose.yml", text.encode()).invocations
+    assert [w.text for w in inv.args] == ["--port=5000", None] and inv.args[1].may_split
+    listed = text.replace(
+        "command: -m vllm.entrypoints.openai.api_server --port=5000 ${EXTRA}",
+        'command: ["-m", "vllm.entrypoints.openai.api_server", "--port=5000", "${EXTRA}"]',
+    )
+    (inv,) = read_plan("compose.yml", listed.encode()).invocations
+    assert [w.text for w in inv.args] == ["--port=5000", None] and not inv.args[1].may_split
+
+
 def test_launch_show_why():
     r = CliRunner().invoke(main, ["launch", "show", "--why", str(EXAMPLE)])
     assert r.exit_code == 0, r.output

@@ -174,10 +174,12 @@ def container_env(
 _COMPOSE_VAR = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def compose_interpolate(w: Word) -> Word:
+def compose_interpolate(w: Word, split: bool = False) -> Word:
     """Compose's own ``${VAR}`` / ``${VAR:-default}`` in a value, done before the
     container starts: from the caller's environment (unknown here), so a default is
-    taken as an assumption and a bare ``${VAR}`` is unknown."""
+    taken as an assumption and a bare ``${VAR}`` is unknown.  ``split``: a word of a
+    string command, which compose splits after it interpolates: the unknown value may
+    be any number of words (``command: -m vllm... --port=5000 ${EXTRA_ARGS}``)."""
     v = w.value
     if "$" not in v or w.holes:
         return w
@@ -199,7 +201,7 @@ def compose_interpolate(w: Word) -> Word:
             notes.append(f"${{{name}}} is not set where compose runs: its default is assumed")
         else:
             parts.append(
-                Word("", sp, "", (), (Hole(0, f"${{{name}}} comes from the environment compose runs in", sp),))
+                Word("", sp, "", (), (Hole(0, f"${{{name}}} comes from the environment compose runs in", sp, split),))
             )
     if last < len(v):
         parts.append(w.slice(last, len(v)))
@@ -267,10 +269,12 @@ def container_launches(
         # compose splits a string command itself (quotes, no shell) and interpolates
         # ${VAR} from where it runs; a string a shell runs (sh -c) keeps its ${VAR}
         # for that shell to expand
-        argv = [w for is_string, ws in parts for w in (split_words(ws[0]) if is_string else ws)]
+        words = [(is_string, w) for is_string, ws in parts for w in (split_words(ws[0]) if is_string else ws)]
         argv = [
-            w if k > 0 and argv[k - 1].text in ("-c", "-lc", "-ec", "-xc", "-exc") else compose_interpolate(w)
-            for k, w in enumerate(argv)
+            w
+            if k > 0 and words[k - 1][1].text in ("-c", "-lc", "-ec", "-xc", "-exc")
+            else compose_interpolate(w, split=is_string)
+            for k, (is_string, w) in enumerate(words)
         ]
         found = shell.classify_argv(argv, env, span, path)
     elif any(is_string for is_string, _ in parts):
