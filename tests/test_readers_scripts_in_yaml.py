@@ -65,9 +65,29 @@ run: |
 def test_skypilot_run_with_envs_and_docker_image():
     (inv,) = read_plan("task.yaml", SKY.encode()).invocations
     assert [w.text for w in inv.args][:3] == ["meta-llama/Llama-3.2-1B-Instruct", "--port", "8000"]
-    assert inv.args[4].text is None and inv.env["HF_TOKEN"].value.text is None
+    # SkyPilot's GPUs per node from `accelerators: L4:1`; a secret is given at launch
+    assert inv.args[4].text == "1" and inv.env["HF_TOKEN"].value.text is None
     assert inv.image.text == "vllm/vllm-openai:v0.13.0"
     assert inv.span.line == 9
+
+
+def test_skypilots_own_variables_come_from_the_task():
+    """`${SKYPILOT_NUM_GPUS_PER_NODE:-1}` is the task's GPU count (nebius/nebius-ps-services'
+    task with `accelerators: H200:8`), not the default of an unset variable; what only the
+    running cluster knows (the node IPs, a multi-node task's rank) is unknown."""
+    task = (
+        "resources:\n  accelerators: {acc}\nnum_nodes: {nodes}\nrun: |\n"
+        "  vllm serve m -tp ${{SKYPILOT_NUM_GPUS_PER_NODE:-1}} --nnodes $SKYPILOT_NUM_NODES"
+        ' --node-rank $SKYPILOT_NODE_RANK --master-addr $(echo "$SKYPILOT_NODE_IPS" | head -n1)\n'
+    )
+    for acc, nodes, want in (
+        ("H200:8", 1, ["m", "-tp", "8", "--nnodes", "1", "--node-rank", "0", "--master-addr", None]),
+        ("[A100:4, H100:4]", 2, ["m", "-tp", "4", "--nnodes", "2", "--node-rank", None, "--master-addr", None]),
+        ("{A100: 8}", 1, ["m", "-tp", "8", "--nnodes", "1", "--node-rank", "0", "--master-addr", None]),
+        ("[A100:4, H100:8]", 1, ["m", "-tp", None, "--nnodes", "1", "--node-rank", "0", "--master-addr", None]),
+    ):
+        (inv,) = read_plan("task.yaml", task.format(acc=acc, nodes=nodes).encode()).invocations
+        assert [w.text for w in inv.args] == want, acc
 
 
 RECIPE = """\
