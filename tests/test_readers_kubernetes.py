@@ -245,3 +245,20 @@ def test_another_servers_router_is_not_a_vllm_proxy():
     assert _plan(text).invocations == ()
     text = text.replace("sglang_router.launch_router", "vllm_router.router")
     assert [i.kind for i in _plan(text).invocations] == ["proxy"]
+
+
+def test_a_vllm_build_run_without_arguments_runs_its_own_cmd():
+    """A container of another vLLM build with neither command nor args runs that image's
+    own CMD (ghcr.io/substratusai/vllm passes --model $MODEL from a script): its arguments
+    are not known, so nothing is claimed of them; vLLM's own image runs `vllm serve` alone."""
+    pod = (
+        "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: vllm\n"
+        "      image: {image}\n      env:\n        - name: MODEL\n          value: mistralai/Mistral-7B-Instruct-v0.1\n"
+    )
+    (inv,) = _plan(pod.format(image="ghcr.io/substratusai/vllm:latest")).invocations
+    assert [w.text for w in inv.args] == [None] and inv.args[0].may_split
+    (inv,) = _plan(pod.format(image="vllm/vllm-openai:v0.10.0")).invocations
+    assert inv.args == ()
+    # given args replace the CMD: they are what runs
+    (inv,) = _plan(pod.format(image="ghcr.io/substratusai/vllm:latest") + "      args: [--model, m]\n").invocations
+    assert [w.text for w in inv.args] == ["--model", "m"]

@@ -27,6 +27,8 @@ _VLLM_IMAGE = re.compile(
     r"(^|/)vllm(-openai[\w.-]*|-(gaudi|rocm|cpu|openvino|xpu|tpu|hpu|neuron|ascend|arm64|cuda)[\w.-]*)?(:|@|$)", re.I
 )
 _SHELLS = {"sh", "bash", "dash", "zsh", "ash"}
+#: vLLM's own image (Docker Hub's vllm/vllm-openai, under any registry host)
+_OFFICIAL_IMAGE = re.compile(r"(^|/)vllm/vllm-openai[\w.-]*(:|@|$)", re.I)
 
 
 def keyed(node: Any) -> dict[str, tuple[Any, Any]]:
@@ -255,6 +257,11 @@ def container_launches(
     replaced = ("entrypoint" in c) if compose else ("command" in c)
     if not replaced and image_entrypoint and image is not None and is_vllm_image(image.text):
         parts.insert(0, (False, image_entrypoint_words(image)))
+        if ("command" if compose else "args") not in c and not _OFFICIAL_IMAGE.search(image.value):
+            # nothing given: the image's own CMD runs, which only vLLM's image is known
+            # to leave empty (ghcr.io/substratusai/vllm runs a script passing --model $MODEL)
+            sp = image.span
+            parts.append((False, [Word("", sp, "", (), (Hole(0, "the arguments of the image's own CMD", sp, True),))]))
     argv = [w for _, ws in parts for w in ws]
     if not argv:
         return []
