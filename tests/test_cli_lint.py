@@ -61,6 +61,18 @@ def test_launch_show():
     assert parsed["options"]["port"]["value"] == 20002
 
 
+def test_launch_show_names_the_field_a_negative_option_sets_and_an_unknown_model(tmp_path):
+    """`--no-enable-prefix-caching = false` read as the opposite of what was written: the
+    field the option sets is named; a model vcfg cannot compute is `<unknown>`, not blank."""
+    f = tmp_path / "s.sh"
+    f.write_text('vllm serve "$MODEL" --no-enable-prefix-caching --enforce-eager\n')
+    r = run("launch", "show", "--vllm-version", "0.33.0", f)
+    assert r.exit_code == 0, r.output
+    assert "  model: <unknown>\n" in r.output
+    assert "  --no-enable-prefix-caching: enable_prefix_caching = false\n" in r.output
+    assert "  --enforce-eager = true\n" in r.output
+
+
 def test_launch_show_says_a_ray_head(tmp_path):
     f = tmp_path / "values.yaml"
     f.write_text("servingEngineSpec:\n  modelSpec:\n  - name: a\n    modelURL: m\n    raySpec:\n      enabled: true\n")

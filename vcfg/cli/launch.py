@@ -96,10 +96,13 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
         if inv.kind == SERVE:
             pa = parse_invocation(inv, lcat, plan)
             if pa.model is not None:
-                write(f"  model: {pa.model.value}")
+                write(f"  model: {pa.model.value if pa.model.known else '<unknown>'}")
             for ov in pa.occurrences:
                 value = json.dumps(ov.value) if ov.known else "<unknown>"
-                write(f"  {ov.option} = {value}" + ("" if ov.flag else "   (unknown option)"))
+                # `--no-enable-prefix-caching`, `--disable-log-requests`: the option sets
+                # a field of another name; `= false` beside the option's own name misleads
+                shown = ov.option if ov.option.lstrip("-").replace("-", "_") == ov.dest else f"{ov.option}: {ov.dest}"
+                write(f"  {shown} = {value}" + ("" if ov.flag else "   (unknown option)"))
         else:
             write("  args: " + " ".join(w.text if w.text is not None else "<unknown>" for w in inv.args))
         env = inv.exported_env()
