@@ -62,6 +62,19 @@ run: |
 """
 
 
+def test_a_github_actions_env_expression_is_the_envs_value():
+    """`${{ env.VLLM_MODEL }}` in a run: step is the text of the workflow's, job's or
+    step's env value (deepset-ai/haystack-core-integrations' workflow); another
+    expression, or an env value that is itself one, stays unknown."""
+    wf = (
+        "on: push\nenv:\n  VLLM_MODEL: Qwen/Qwen3-0.6B\n  PORT: ${{ matrix.port }}\njobs:\n  t:\n    steps:\n"
+        "      - run: vllm serve ${{ env.VLLM_MODEL }} --port ${{ env.PORT }} --max-model-len ${{ inputs.len }}\n"
+    )
+    (inv,) = read_plan("ci.yml", wf.encode()).invocations
+    assert [w.text for w in inv.args] == ["Qwen/Qwen3-0.6B", "--port", None, "--max-model-len", None]
+    assert inv.args[0].span.line == 8
+
+
 def test_skypilot_run_with_envs_and_docker_image():
     (inv,) = read_plan("task.yaml", SKY.encode()).invocations
     assert [w.text for w in inv.args][:3] == ["meta-llama/Llama-3.2-1B-Instruct", "--port", "8000"]

@@ -321,11 +321,17 @@ _EXPR_WHAT = {
 }
 
 
-def mask_expressions(w: Word, kind: str) -> Word:
+#: ``${{ env.NAME }}``
+_ENV_EXPR = re.compile(r"\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def mask_expressions(w: Word, kind: str, env: Optional[dict[str, Word]] = None) -> Word:
     """A script with GitHub Actions ``${{ ... }}`` (``kind="gha"``) or Go template
     ``{{ ... }}`` (``"go"``) expressions, each an unknown part of the script (a hole),
     so the shell reads the rest and leaves the expression's value unknown where it
-    lands (a word, part of one, inside quotes or not)."""
+    lands (a word, part of one, inside quotes or not).  ``env``: the step's ``env:``,
+    whose known values ``${{ env.NAME }}`` is (GitHub puts the text in the script
+    before the shell reads it)."""
     rx = _EXPR[kind]
     if not rx.search(w.value) or w.holes:
         return w
@@ -335,7 +341,13 @@ def mask_expressions(w: Word, kind: str) -> Word:
         if m.start() > last:
             parts.append(w.slice(last, m.start()))
         sp = w.span_of(m.start(), m.end())
-        parts.append(Word("", sp, m.group(0), (), (Hole(0, f"{m.group(0)!r}: {_EXPR_WHAT[kind]}", sp),)))
+        ref = _ENV_EXPR.fullmatch(m.group(0)) if env else None
+        value = env.get(ref.group(1)) if env and ref else None
+        if value is not None and value.text is not None and "${{" not in value.text:
+            t = value.text
+            parts.append(Word(t, sp, m.group(0), (Run(0, len(t), sp, False),) if t else ()))
+        else:
+            parts.append(Word("", sp, m.group(0), (), (Hole(0, f"{m.group(0)!r}: {_EXPR_WHAT[kind]}", sp),)))
         last = m.end()
     if last < len(w.value):
         parts.append(w.slice(last, len(w.value)))
@@ -358,7 +370,7 @@ def script_launches(
         return []
     w = _scalar_word(loc, node)
     if expressions:
-        w = mask_expressions(w, expressions)
+        w = mask_expressions(w, expressions, {name: v for name, v, _ in env})
     found = shell.classify_argv([], env, _node_span(loc, node), path, script=w)
     return [i._replace(image=image) for i in found] if image is not None else found
 

@@ -1,6 +1,6 @@
 """GitHub Actions workflows and composite actions: each ``run:`` step is a shell
 script, with the workflow's, the job's and the step's ``env:``; ``${{ ... }}``
-expressions are unknown values."""
+expressions are unknown values, except ``${{ env.NAME }}`` of a known env value."""
 
 from __future__ import annotations
 
