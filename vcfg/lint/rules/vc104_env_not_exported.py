@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
 from vcfg.diagnostics import Diagnostic
 from vcfg.lint.context import LaunchContext
@@ -33,7 +33,7 @@ def check(lc: LaunchContext) -> Iterator[Diagnostic]:
     for b in lc.inv.env.values():
         if b.source != "script" or b.exported or b.unset or not vllm_reads(lc, b.name):
             continue
-        if _on_the_command_line(lc, b.name):
+        if _on_the_command_line(lc, b.name) or _in_the_arguments(lc, b.value):
             continue  # the script's own variable: `VLLM_PORT=$PORT; vllm serve m --port "$VLLM_PORT"`
         yield RULE.diag(
             name_span(lc.file, b.span, b.name),
@@ -49,3 +49,12 @@ def _on_the_command_line(lc: LaunchContext, name: str) -> bool:
     if sp.file not in ("", lc.path) or not 0 <= sp.start <= sp.end <= len(lc.file.text):
         return False
     return re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", lc.file.text[sp.start : sp.end]) is not None
+
+
+def _in_the_arguments(lc: LaunchContext, value: Any) -> bool:
+    """The variable's value is in the launch's arguments, from where it was written
+    (``ARGS=(--host "$VLLM_HOST")``): the script passes it as an option."""
+    if value is None or not value.runs:
+        return False
+    mine = {r.span for r in value.runs}
+    return any(r.span in mine for w in lc.inv.args for r in w.runs)
