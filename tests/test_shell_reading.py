@@ -362,6 +362,22 @@ def test_a_case_on_a_variable_decides_a_later_test_of_it(tmp_path):
     assert [i.span.line for i in serves(globbed)] == [8, 11, 11]
 
 
+def test_what_a_list_part_that_may_not_run_sets_holds_on_its_paths_only(tmp_path):
+    """`[[ -n "$P" ]] && ARGS+=(--tool-call-parser "$P")` then `enabled "$A" &&
+    ARGS+=(--enable-auto-tool-choice)` (wade6716/vllm-multi-gpu-launcher): the second
+    append does not happen on every path, and the first may have (no false VC229); the
+    parts after it in the same list run where it ran (`cd / && export X=50 && vllm ...`)."""
+    src = (
+        'enabled() { [[ "$1" == 1 ]]; }\nP="${PARSER:-}"\nARGS=(m)\n'
+        '[[ -n "$P" ]] && ARGS+=(--tool-call-parser "$P")\n'
+        'enabled "$AUTO" && ARGS+=(--enable-auto-tool-choice)\nvllm serve "${ARGS[@]}"\n'
+    )
+    assert [texts(i)[-1:] for i in serves(src)] == [["--enable-auto-tool-choice"], [None]]
+    assert lint(tmp_path, src) == []
+    (inv,) = serves("cd /opt && export VLLM_LOGGING_LEVEL=DEBUG && vllm serve m\n")
+    assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
+
+
 def test_eval_set_of_getopt_output_leaves_the_arguments_unknown():
     """`eval set -- "$(getopt ...)"` sets any number of arguments: after `shift`, `$#` is
     not known to be 0, so the usage exit is one path, not every path (ovg-project/kvcached)."""
@@ -470,6 +486,12 @@ def test_a_variable_vllm_reads_used_as_the_scripts_own_on_the_command_line(tmp_p
     assert lint(tmp_path, src) == []
     found = lint(tmp_path, src.replace('--port="$VLLM_PORT"', "--port=8000"))
     assert [(c, line, col) for c, _, line, col, _ in found] == [("VC104", 2, 1)]
+    # passed through an array written elsewhere (wade6716/vllm-multi-gpu-launcher)
+    src = 'VLLM_HOST="${VLLM_HOST:-127.0.0.1}"\nARGS=(m --host "$VLLM_HOST")\nvllm serve "${ARGS[@]}"\n'
+    assert lint(tmp_path, src) == []
+    # the same text typed again is not the variable
+    found = lint(tmp_path, "VLLM_HOST=127.0.0.1\nvllm serve m --host 127.0.0.1\n")
+    assert [(c, line) for c, _, line, _, _ in found] == [("VC104", 1)]
 
 
 def test_a_near_miss_of_a_name_vllm_reads_is_still_reported(tmp_path):

@@ -503,7 +503,8 @@ class _Interp(Arith):
         cond = False
         last: Optional[bool] = True
         op = None
-        for c in node.children:
+        skipped: list[tuple[_State, str]] = []  # the states where a part did not run
+        for c in _list_items(node):
             if not c.is_named:
                 if c.type in ("||", "&&"):
                     op = c.type
@@ -522,14 +523,23 @@ class _Interp(Arith):
             # a part that may not run: a jump in it (`curl ... || break`) leaves on
             # the paths where it runs; the others go on with the state before it
             base = self.st.copy()
+            runs = f"the `{op}` at line {self._line(c)} runs `{self.text(c)[:40]}`"
             try:
                 self.exec_stmt(c, ctx._replace(conditional=True))
             except _Jump as j:
-                self.leave(j, f"the `{op}` at line {self._line(c)} runs `{self.text(c)[:40]}`", ctx)
+                self.leave(j, runs, ctx)
                 self.st = base
                 last = None
                 continue
             last = self.eval_condition([c])
+            if self.st.vars != base.vars or self.st.arrays != base.arrays:
+                skipped.append((base, f"the `{op}` at line {self._line(c)} does not run `{self.text(c)[:40]}`"))
+        if skipped:
+            # what a part that may not run set holds on the paths where it ran only
+            # (`[[ -n "$P" ]] && ARGS+=(--tool-call-parser "$P")`), as for an `if`
+            # without `else`; the parts after it in the list ran on those paths
+            labels = [f"the list at line {self._line(node)} runs to its end", *(label for _, label in skipped)]
+            self.st = self.merge([self.st, *(st for st, _ in skipped)], self.span(node), labels)
 
     def s_pipeline(self, node: Any, ctx: _Ctx) -> None:
         # every element runs in a subshell: assignments do not survive
@@ -3455,6 +3465,22 @@ def _repo_root(folder: str) -> str:
 
 def _at(ctx: _Ctx) -> str:
     return f" ({ctx.iteration})" if ctx.iteration else ""
+
+
+def _list_items(node: Any) -> list[Any]:
+    """The parts and operators of ``a && b || c``, which tree-sitter nests to the left
+    (``((a && b) || c)``): one flat sequence, so that a part that may not run is one
+    path through the whole list."""
+    out: list[Any] = []
+    todo = list(node.children)
+    while todo:
+        first = todo[0]
+        if first.type == "list" and first.is_named:
+            todo = list(first.children) + todo[1:]
+            continue
+        out.extend(todo)
+        break
+    return out
 
 
 def _positional(words: Sequence[Word]) -> Optional[list[Word]]:
