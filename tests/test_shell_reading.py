@@ -378,6 +378,15 @@ def test_what_a_list_part_that_may_not_run_sets_holds_on_its_paths_only(tmp_path
     assert inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
 
 
+def test_a_substring_whose_offset_and_length_are_variables_is_no_syntax_error(tmp_path):
+    """`${NODES[@]:$off:$len}` (crazyguitar/pysheeet's vllm.sbatch) is valid bash that
+    tree-sitter-bash cannot parse: no VC000, and the words after it are still read."""
+    src = 'off=1; len=2\nsub=("${NODES[@]:$off:$len}")\nS="${T:$off}"\nvllm serve m --port 8000\n'
+    assert lint(tmp_path, src) == []
+    (inv,) = serves(src)
+    assert texts(inv) == ["m", "--port", "8000"]
+
+
 def test_eval_set_of_getopt_output_leaves_the_arguments_unknown():
     """`eval set -- "$(getopt ...)"` sets any number of arguments: after `shift`, `$#` is
     not known to be 0, so the usage exit is one path, not every path (ovg-project/kvcached)."""

@@ -34,10 +34,29 @@ _ASCII_ONLY = b"x" + bytes(range(1, 128)) + b"x" * 128
 _END_OP = re.compile(rb"(?:(?<=[ \t;&|(])|^)(?:==|=~)(?=[ \t]*(?:\\?\r?\n|[;&|)]|\Z)|[ \t]+#)", re.M)
 
 
+#: ``${A[@]:$off:$len}``, ``${S:$off}``: tree-sitter-bash 0.25 makes an ERROR of an
+#: offset or length written as ``$name`` (bash reads both as arithmetic, where ``name``
+#: alone is the same variable).  The text tree-sitter sees has a blank for that ``$``
+#: (same length): the tree is bash's, and the name is read from the original bytes.
+_SUBSTRING = re.compile(rb"\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?(:\$)[A-Za-z_][A-Za-z0-9_]*(?:(:\$)[A-Za-z_])?")
+
+
+def _substrings(text: bytes) -> bytes:
+    if b":$" not in text:
+        return text
+    out: Optional[bytearray] = None
+    for m in _SUBSTRING.finditer(text):
+        for g in (1, 2):
+            if m.start(g) >= 0:
+                out = out if out is not None else bytearray(text)
+                out[m.start(g) + 1] = 0x20
+    return text if out is None else bytes(out)
+
+
 def _parse_text(data: bytes) -> bytes:
-    """The bytes tree-sitter reads for ``data``: `_ASCII_ONLY`, then `_END_OP`, then
-    `_CR`."""
-    text = data.translate(_ASCII_ONLY)
+    """The bytes tree-sitter reads for ``data``: `_ASCII_ONLY`, then `_SUBSTRING`, then
+    `_END_OP`, then `_CR`."""
+    text = _substrings(data.translate(_ASCII_ONLY))
     if b"==" not in text and b"=~" not in text:
         return _cr(text)
     out: Optional[bytearray] = None
