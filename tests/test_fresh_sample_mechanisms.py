@@ -45,6 +45,41 @@ def test_a_markdown_block_of_another_programs_options_is_not_a_launch(tmp_path):
     assert _lint(f) == [("VC001", 18, 81)]
 
 
+ENGINES = """\
+#### vLLM
+
+```bash
+--reasoning-parser=qwen3
+--max-model-len=32768
+```
+
+#### SGLang
+
+```bash
+--reasoning-parser=qwen3
+--context-length=32768
+```
+
+#### vLLM, misspelt
+
+```bash
+--tensor-paralel-size 2
+--max-model-len 4096
+```
+"""
+
+
+def test_a_block_of_options_half_of_which_are_another_servers_is_not_a_launch(tmp_path):
+    """gpustack's model guides list each engine's parameters: SGLang's block shares one of
+    its two options with vLLM (no launch, no false VC001 for `--context-length`); a
+    misspelt vLLM option is a near miss, not another server's, so that block still is one."""
+    f = tmp_path / "guide.md"
+    f.write_text(ENGINES)
+    plan = read_plan(str(f), f.read_bytes())
+    assert [i.span.line for i in plan.invocations] == [4, 18]
+    assert _lint(f) == [("VC001", 18, 1)]
+
+
 def test_docker_run_of_an_image_of_a_vllm_organisation_is_not_vllm(tmp_path):
     """guidellm's README: ``docker run ghcr.io/vllm-project/guidellm`` with only ``-e``
     options runs guidellm; the image's own name says whether it is a build of vLLM."""

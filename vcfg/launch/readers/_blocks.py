@@ -61,16 +61,27 @@ _OPTION_WORD = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)")
 
 
 def _mostly_vllm_options(body: list[str], ctx: ReadContext) -> bool:
-    """At least half of the block's ``--options`` (words starting with ``--``) are ``vllm serve`` options of the
-    release (a typo among them still leaves the block a launch, for VC001 to name)."""
+    """The block's ``--options`` (words starting with ``--``) are ``vllm serve``'s of
+    the release, but for fewer than half that are neither its options nor near misses
+    of them (a typo among them still leaves the block a launch, for VC001 to name;
+    SGLang's ``--reasoning-parser=qwen3 --context-length=32768`` under its own heading
+    is not one: one of two is an option of another server)."""
     from vcfg.launch.readers.serve_config import _catalog, _is_option
+    from vcfg.suggest import did_you_mean
 
     names = [m.group(1) for m in map(_OPTION_WORD.match, _words("".join(body))) if m]
     if not names:
         return False
     cat = _catalog(ctx)
-    known = sum(1 for n in names if _is_option(cat, n))
-    return known > 0 and known * 2 >= len(names)
+    known = [n for n in names if _is_option(cat, n)]
+    if not known:
+        return False
+    others = [n for n in names if not _is_option(cat, n)]
+    if not others:
+        return True
+    longs = [o[2:] for o in cat.long_options()]
+    strangers = sum(1 for n in others if not did_you_mean(n.partition("=")[0], longs))
+    return strangers * 2 < len(names)
 
 
 def _words(text: str) -> list[str]:
