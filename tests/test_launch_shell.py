@@ -637,6 +637,22 @@ def test_quoted_heredoc_and_tab_stripping():
             "python -m vllm.entrypoints.openai.api_server",
             ["--model", "m"],
         ),  # fmt: skip
+        # SLURM: srun runs the command on the job's nodes (PrimeIntellect-ai/prime-rl,
+        # crazyguitar/pysheeet); Singularity and Apptainer run it in an image
+        (
+            'srun -N 1 --nodelist="$HEAD" --overlap -l vllm serve m --port 8000',
+            SERVE,
+            "vllm serve",
+            ["m", "--port", "8000"],
+        ),  # fmt: skip
+        ("srun --ntasks=1 bash -c 'uv run vllm serve m'", SERVE, "vllm serve", ["m"]),
+        (
+            "singularity exec --nv --bind /data:/data $IMAGE python3.10 -m vllm.entrypoints.openai.api_server --model m",
+            SERVE,
+            "python -m vllm.entrypoints.openai.api_server",
+            ["--model", "m"],
+        ),  # fmt: skip
+        ("apptainer exec --nv vllm.sif vllm serve m", SERVE, "vllm serve", ["m"]),
         # an operand vcfg cannot compute: the command after it is still the launch
         ('taskset -c "${first}-${last}" nohup vllm serve m', SERVE, "vllm serve", ["m"]),
         (

@@ -387,6 +387,20 @@ def test_a_substring_whose_offset_and_length_are_variables_is_no_syntax_error(tm
     assert texts(inv) == ["m", "--port", "8000"]
 
 
+def test_launches_started_by_srun_run_on_the_jobs_nodes(tmp_path):
+    """`srun` starts its command on a node of the SLURM job: two servers on port 8000
+    on two nodes do not clash, a removed option is still found, and the script's
+    environment reaches the command (srun's default --export=ALL)."""
+    src = (
+        "export VLLM_LOGGING_LEVEL=DEBUG\n"
+        'srun -N1 -w "$HEAD" vllm serve m --port 8000 --task generate &\n'
+        'srun -N1 -w "$WORKER" vllm serve m --port 8000 &\nwait\n'
+    )
+    a, b = serves(src)
+    assert a.wrappers == ("srun",) and a.inherits_env and a.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
+    assert [(c, line) for c, _, line, _, _ in lint(tmp_path, src)] == [("VC002", 2)]
+
+
 def test_eval_set_of_getopt_output_leaves_the_arguments_unknown():
     """`eval set -- "$(getopt ...)"` sets any number of arguments: after `shift`, `$#` is
     not known to be 0, so the usage exit is one path, not every path (ovg-project/kvcached)."""

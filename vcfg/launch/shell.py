@@ -2235,6 +2235,9 @@ class _Interp(Arith):
                 while i < n:
                     a = argv[i].text
                     if a is None:
+                        if _option_with_value(argv[i]):
+                            i += 1  # srun --nodelist="$HEAD"
+                            continue
                         if wrapper.operands and i + wrapper.operands < n:
                             break  # an operand vcfg cannot compute (taskset -c "$first-$last")
                         return
@@ -2250,20 +2253,27 @@ class _Interp(Arith):
                     break
                 i += wrapper.operands  # timeout's duration, taskset's CPU mask
                 continue
-            if b in RUNNERS and i + 1 < n and argv[i + 1].text == "run":
-                wrappers.append(f"{b} run")
+            runner = RUNNERS.get(b)
+            if runner is not None and i + 1 < n and argv[i + 1].text == runner.sub:
+                wrappers.append(f"{b} {runner.sub}")
                 i += 2
                 while i < n:
                     a = argv[i].text
                     if a is None:
+                        if _option_with_value(argv[i]):
+                            i += 1  # singularity exec --bind="$DATA:/data"
+                            continue
+                        if runner.operands and i + runner.operands < n:
+                            break  # an image vcfg cannot compute (singularity exec $IMAGE ...)
                         return
-                    if a in RUNNERS[b]:
+                    if a in runner.valued:
                         i += 2
                         continue
                     if a.startswith("-"):
                         i += 1
                         continue
                     break
+                i += runner.operands
                 continue
             if b == "ssh" and i + 1 < n:
                 self.ssh(argv[i:], ctx, span)
@@ -3465,6 +3475,12 @@ def _repo_root(folder: str) -> str:
 
 def _at(ctx: _Ctx) -> str:
     return f" ({ctx.iteration})" if ctx.iteration else ""
+
+
+def _option_with_value(w: Word) -> bool:
+    """``--name=VALUE`` whose value only vcfg cannot compute (the name is known)."""
+    known = w.value[: min(h.at for h in w.holes)] if w.holes else w.value
+    return known.startswith("-") and "=" in known
 
 
 def _list_items(node: Any) -> list[Any]:

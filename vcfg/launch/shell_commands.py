@@ -62,23 +62,114 @@ WRAPPERS: dict[str, Wrapper] = {
     "xargs": Wrapper(),
     "timeout": Wrapper(frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
     "taskset": Wrapper(operands=1),
+    # SLURM's srun runs the command on the job's nodes (another machine: `vcfg.lint.rules._hosts`),
+    # with the script's environment (its default --export=ALL)
+    "srun": Wrapper(
+        frozenset(
+            {
+                "-A",
+                "--account",
+                "-c",
+                "--cpus-per-task",
+                "-D",
+                "--chdir",
+                "-e",
+                "--error",
+                "-i",
+                "--input",
+                "-J",
+                "--job-name",
+                "-m",
+                "--distribution",
+                "-n",
+                "--ntasks",
+                "-N",
+                "--nodes",
+                "-o",
+                "--output",
+                "-p",
+                "--partition",
+                "-q",
+                "--qos",
+                "-t",
+                "--time",
+                "-w",
+                "--nodelist",
+                "-x",
+                "--exclude",
+                "--mem",
+                "--mem-per-cpu",
+                "--mem-per-gpu",
+                "--gres",
+                "-G",
+                "--gpus",
+                "--gpus-per-node",
+                "--gpus-per-task",
+                "--ntasks-per-node",
+                "--cpu-bind",
+                "--mpi",
+                "--export",
+                "--container-image",
+                "--container-mounts",
+                "--container-workdir",
+                "--container-name",
+                "--container-env",
+                "--het-group",
+                "-d",
+                "--dependency",
+                "-C",
+                "--constraint",
+                "--reservation",
+                "-F",
+                "--nodefile",
+                "-W",
+                "--wait",
+                "--signal",
+                "--comment",
+                "--cpus-per-gpu",
+                "--ntasks-per-gpu",
+                "--network",
+                "--jobid",
+            }
+        )
+    ),  # fmt: skip
 }
 # the old name, for the interpreter's wrapper loop
 _WRAPPERS = WRAPPERS
 
+
+@tuple_record
+class Runner:
+    """A program whose subcommand ``sub`` runs the rest of its arguments as a command."""
+
+    #: the subcommand's options that take a separate value
+    valued: frozenset[str] = frozenset()
+    sub: str = "run"
+    #: words after its options that come before the command (``singularity exec``'s image)
+    operands: int = 0
+
+
+_ENV_MANAGER = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory"})
+_CONTAINER_EXEC = frozenset(
+    {"-B", "--bind", "--env", "--env-file", "-H", "--home", "-o", "--overlay", "--pwd", "-W", "--workdir",
+     "--security", "--network", "--network-args", "--hostname", "-S", "--scratch", "--app", "--mount",
+     "--dns", "--add-caps", "--drop-caps", "--apply-cgroups"}
+)  # fmt: skip
+
 #: ``uv run``, ``conda run -n env``, ``hatch run --``, ``poetry run``: environment and
-#: project managers whose ``run`` runs a command; the options of ``run`` that take a value
-RUNNERS: dict[str, frozenset[str]] = {
-    **{
-        name: frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory"})
-        for name in ("uv", "conda", "micromamba", "mamba")
-    },
-    "hatch": frozenset(),
-    "poetry": frozenset({"-C", "--directory", "-P", "--project"}),
-    "pdm": frozenset({"-p", "--project"}),
-    "pipenv": frozenset(),
-    "pixi": frozenset({"-e", "--environment", "--manifest-path"}),
-    "rye": frozenset({"--pyproject"}),
+#: project managers whose ``run`` runs a command; ``singularity exec IMAGE`` and
+#: ``apptainer exec IMAGE`` run one in a container that shares the host's network and
+#: environment
+RUNNERS: dict[str, Runner] = {
+    **{name: Runner(_ENV_MANAGER) for name in ("uv", "conda", "micromamba", "mamba")},
+    "hatch": Runner(),
+    "poetry": Runner(frozenset({"-C", "--directory", "-P", "--project"})),
+    "pdm": Runner(frozenset({"-p", "--project"})),
+    "pipenv": Runner(),
+    "pixi": Runner(frozenset({"-e", "--environment", "--manifest-path"})),
+    "rye": Runner(frozenset({"--pyproject"})),
+    "singularity": Runner(_CONTAINER_EXEC, "exec", 1),
+    "apptainer": Runner(_CONTAINER_EXEC, "exec", 1),
 }
 
 #: ``ray job submit [options] -- COMMAND``: the options that take a value (the command
