@@ -75,7 +75,7 @@ class ReadContext:
 #: (module, patterns, shebang interpreters) in tie-break order; each must equal
 #: the module's READER (tests/test_readers.py checks it).
 REGISTRY: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("bash", ("*.sh", "*.bash", "*.zsh", "*.ksh"), ("bash", "sh", "zsh", "ksh", "dash")),
+    ("bash", ("*.sh", "*.bash", "*.zsh", "*.ksh", "*.sbatch", "*.slurm"), ("bash", "sh", "zsh", "ksh", "dash")),
     ("kubernetes", ("*.yaml", "*.yml"), ()),
     ("compose", ("*.yaml", "*.yml"), ()),
     ("helm_values", ("*.yaml", "*.yml"), ()),

@@ -11,7 +11,8 @@ from vcfg.launch.readers import Evidence, ReadContext, Reader, shebang_interpret
 
 READER = Reader(
     name="bash",
-    patterns=("*.sh", "*.bash", "*.zsh", "*.ksh"),
+    # SLURM batch scripts are shell scripts with #SBATCH comments
+    patterns=("*.sh", "*.bash", "*.zsh", "*.ksh", "*.sbatch", "*.slurm"),
     summary="shell scripts (bash, sh): every vllm serve, proxy and benchmark they start",
     shebang=("bash", "sh", "zsh", "ksh", "dash"),
 )
