@@ -387,6 +387,18 @@ def test_a_substring_whose_offset_and_length_are_variables_is_no_syntax_error(tm
     assert texts(inv) == ["m", "--port", "8000"]
 
 
+def test_docker_with_an_image_tag_or_a_container_vcfg_cannot_compute():
+    """NVIDIA/dgx-spark-playbooks: `docker run ... nvcr.io/nvidia/vllm:${VERSION} vllm serve
+    ...` (the image is known but for its tag) and `docker exec -it $CONTAINER /bin/bash -c
+    '...vllm serve...'` (an unknown word, then a program: the container) are launches."""
+    (inv,) = serves("docker run --gpus all -p 8000:8000 nvcr.io/nvidia/vllm:${V} vllm serve m --max-model-len 2048\n")
+    assert texts(inv) == ["m", "--max-model-len", "2048"] and inv.wrappers[-1] == "docker run"
+    (inv,) = serves("docker exec -it $C /bin/bash -c 'vllm serve m -tp 2'\n")
+    assert texts(inv) == ["m", "-tp", "2"] and inv.wrappers[-1] == "docker exec"
+    (inv,) = serves("docker run vllm/vllm-openai:${TAG} --model m\n")
+    assert texts(inv) == ["--model", "m"]
+
+
 def test_launches_started_by_srun_run_on_the_jobs_nodes(tmp_path):
     """`srun` starts its command on a node of the SLURM job: two servers on port 8000
     on two nodes do not clash, a removed option is still found, and the script's

@@ -2477,6 +2477,8 @@ class _Interp(Arith):
                     skipped = True
                     i += 1
                     continue
+                if v and not v.startswith("-") and not argv[i].holes[0].at == 0:
+                    break  # the image, its tag unknown (nvcr.io/nvidia/vllm:${VERSION})
                 return
             if not t.startswith("-"):
                 break
@@ -2512,12 +2514,16 @@ class _Interp(Arith):
             return
         before = len(self.invocations)
         if sub == "exec":
-            rest = argv[i + 1 :]
+            # `docker exec -it $CONTAINER bash -c ...`: an unknown word before a program
+            # was the container, not options
+            first = _basename(argv[i].text or "")
+            program = first in SHELLS or first in VLLM_PROGRAMS or _PY_RE.match(first) is not None
+            rest = argv[i:] if skipped and program else argv[i + 1 :]
             sub_ctx = ctx._replace(container=True)
             self.classify(list(rest), env, sub_ctx, span, redirects)
             self._in_container(before, f"{_basename(argv[0].text or 'docker')} {sub}")
             return
-        image = argv[i].text or ""
+        image = argv[i].text or argv[i].value  # a tag vcfg cannot compute: the name still tells
         rest_words = argv[i + 1 :]
         official = "openai" in image or "vllm/vllm" in image
         # another vLLM image (opea/vllm-gaudi, a vllm-cpu build) given only vLLM's
