@@ -687,8 +687,13 @@ def test_placeholders_are_reported_as_redirections():
     (prob,) = [x for x in p.problems if x.code == "placeholder"]
     assert (prob.span.line, prob.span.col, prob.span.end_col) == (1, 12, 19)
     assert "<MODEL>" in prob.message
-    # bash itself runs: vllm serve 8000 (with < MODEL and > --port)
-    assert args(p.invocations[0]) == ["8000"]
+    # bash itself would run `vllm serve 8000` (with < MODEL and > --port); the rest is read
+    # as its author meant it: the placeholder one unknown word, the words after it options
+    assert args(p.invocations[0]) == [None, "--port", "8000"]
+    # `-tp <tp>` is an option with a value nobody wrote, not one without a value
+    assert args(plan("vllm serve m -tp <tp>\n").invocations[0]) == ["m", "-tp", None]
+    p = plan("vllm serve <path to your model> --port 8000\n")
+    assert args(p.invocations[0]) == [None, "--port", "8000"]
 
 
 def test_proxy_hosts_and_ports_lists():

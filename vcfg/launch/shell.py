@@ -1535,6 +1535,13 @@ class _Interp(Arith):
                 self.exec_stmt(a, ctx)
 
     def check_placeholder(self, redirects: list[Any]) -> None:
+        for _a, _b, text, sp in self.placeholder_pairs(redirects):
+            self.problem("placeholder", f"'{text}' looks like a placeholder; bash reads it as redirections", sp)
+
+    def placeholder_pairs(self, redirects: Sequence[Any]) -> list[tuple[Any, Any, str, Span]]:
+        """``<model_path>`` and ``<model storage path>`` in a command: the ``<`` and ``>``
+        redirections bash reads there, the text and its span (a documentation placeholder)."""
+        out = []
         for a, b in zip(redirects, redirects[1:]):
             if a.type != "file_redirect" or b.type != "file_redirect":
                 continue
@@ -1543,11 +1550,23 @@ class _Interp(Arith):
             dest = a.child_by_field_name("destination")
             if op_a[:1] != ["<"] or op_b[:1] != [">"] or dest is None:
                 continue
-            # `<model_path>`, and `<model storage path>` (its inner words are arguments)
             text = self.data[a.start_byte : b.start_byte + 1].decode("utf-8", "surrogateescape")
             if dest.end_byte == b.start_byte or _MULTI_WORD_PLACEHOLDER.fullmatch(text):
-                sp = self.loc.span(a.start_byte, b.start_byte + 1)
-                self.problem("placeholder", f"'{text}' looks like a placeholder; bash reads it as redirections", sp)
+                out.append((a, b, text, self.loc.span(a.start_byte, b.start_byte + 1)))
+        return out
+
+    def fill_placeholders(self, argv: list[Word], pairs: list[tuple[Any, Any, str, Span]]) -> list[Word]:
+        """The command as its author meant it: each placeholder one unknown word where it
+        is (its inner words dropped), as a ``{placeholder}`` is (`placeholders`), so that
+        ``-tp <tp>`` is an option with a value nobody wrote, not one without a value."""
+        out = list(argv)
+        for a, b, text, sp in pairs:
+            lo, hi = a.start_byte, b.start_byte + 1
+            kept = [w for w in out if not lo <= w.span.start < hi]
+            k = next((j for j, w in enumerate(kept) if w.span.start >= hi), len(kept))
+            kept.insert(k, Word("", sp, text, (), (Hole(0, f"the placeholder {text}", sp, False),)))
+            out = kept
+        return out
 
     # -- commands
     def s_command(
@@ -1679,12 +1698,25 @@ class _Interp(Arith):
                 inner_redirects.append(c)
             elif t == "command_name" or (t != "comment" and c.is_named):
                 argnodes.append(c)
+        file_loc = type(self.loc) is _FileLoc
+        pairs = (
+            self.placeholder_pairs(sorted(inner_redirects, key=lambda r: r.start_byte))
+            if file_loc and len(inner_redirects) > 1
+            else []
+        )
+        closing = {b.id for _, b, _, _ in pairs}
         # tree-sitter puts words that follow a redirect into the redirect:
         # ``cmd > log --port 1`` gives destination ``log`` and arguments ``--port 1``
         redir_texts: list[str] = []
         for r in inner_redirects:
             if r.type == "file_redirect":
                 dests = [d for d in r.children if d.is_named and d.type != "file_descriptor"]
+                if r.id in closing:
+                    # the `>` of `<model> -tp 2`: the words after it on its line are the
+                    # command's (at a line's end, bash stops at the newline)
+                    line_end = _logical_line_end(self.data, r.start_byte)
+                    argnodes.extend(d for d in dests if r.start_byte + 1 < d.start_byte < line_end)
+                    continue
                 # the destination is the nodes glued together (see `_bare_dollar`)
                 k = 1
                 while k < len(dests) and dests[k].start_byte == dests[k - 1].end_byte:
@@ -1703,7 +1735,6 @@ class _Interp(Arith):
         data = self.data
         prev_end = -1
         glue_next: Optional[Word] = None
-        file_loc = type(self.loc) is _FileLoc
         for a in argnodes:
             at, ab, ae = a.type, a.start_byte, a.end_byte
             if self.consumed and a.id in self.consumed:
@@ -1751,6 +1782,8 @@ class _Interp(Arith):
                         "a blank after '\\' breaks the line continuation: the command ends here",
                         self.loc.span(prev_end + tail.index(b"\\"), nl),
                     )
+        if pairs:
+            argv = self.fill_placeholders(argv, pairs)
         sp = self.span(node)
         for h in heredocs:
             self.record_heredoc(node, h, argv, inner_redirects, after)
@@ -3798,6 +3831,11 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
         if stripped.startswith(fence) and not stripped.strip(fence[:1]):
             if lang in _STRICT_LANGS:
                 strict.append((block_start, start))
+            if lang in _SHELL_LANGS:
+                # `:` where the closing fence is: a block's unfinished command (a `<tp>`
+                # placeholder that ends a line is a redirection missing its file) takes
+                # that word, not the next block's first words
+                out[start + body.index(fence[:1])] = 0x3A
             fence = None
             continue
         if lang not in _SHELL_LANGS:
