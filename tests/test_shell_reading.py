@@ -399,6 +399,29 @@ def test_docker_with_an_image_tag_or_a_container_vcfg_cannot_compute():
     assert texts(inv) == ["--model", "m"]
 
 
+def test_a_command_string_grown_on_more_paths_than_are_followed_keeps_its_common_words():
+    """`CMD="vllm serve /repository --port 80"`, four `if ...; then CMD="$CMD --x"; fi`,
+    then `eval $CMD` (hommayushi3/vllm-huggingface): sixteen paths, more than vcfg
+    follows; the launch is still seen, with the words every path starts with and an
+    unknown rest (before: no launch); three such ifs still give each path's launch."""
+    flags = ["--enable-prefix-caching", "--enable-chunked-prefill", "--trust-remote-code", "--enforce-eager"]
+    ifs = "".join(f'if [ "$A{k}" = true ]; then\n  CMD="$CMD {f}"\nfi\n' for k, f in enumerate(flags))
+    src = 'CMD="vllm serve /repository --host 0.0.0.0 --port 80"\n' + ifs + "eval $CMD\n"
+    (inv,) = serves(src)
+    assert texts(inv) == ["/repository", "--host", "0.0.0.0", "--port", "80", None]
+    # a fifth: the last decision's two paths, each with the earlier ones' words unknown
+    # in the middle (an unknown between blanks is a field of its own, never dropped)
+    five = src.replace("eval $CMD\n", 'if [ "$A4" = true ]; then\n  CMD="$CMD --x5"\nfi\neval $CMD\n')
+    assert [texts(i)[4:] for i in serves(five)] == [["80", None, "--x5"], ["80", None]]
+    three = src.replace('if [ "$A3" = true ]; then\n  CMD="$CMD --enforce-eager"\nfi\n', "")
+    got = sorted(tuple(texts(i)[5:]) for i in serves(three))
+    assert (
+        len(got) == 8
+        and got[0] == ()
+        and ("--enable-prefix-caching", "--enable-chunked-prefill", "--trust-remote-code") in got
+    )
+
+
 def test_launches_started_by_srun_run_on_the_jobs_nodes(tmp_path):
     """`srun` starts its command on a node of the SLURM job: two servers on port 8000
     on two nodes do not clash, a removed option is still found, and the script's

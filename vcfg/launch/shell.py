@@ -1056,7 +1056,11 @@ class _Interp(Arith):
                     name, _hole_word(f"unset on some paths (line {span.line})", sp), True, sp, False, "caller"
                 )
                 continue
-            merged = out.vars[name] = Binding(name, _hole_word(reason, sp), exported, sp, False, "script")
+            # the words every path's value starts with stay known (`CMD="vllm serve m"`,
+            # then `CMD="$CMD --x"` in some branches): a launch run through more paths
+            # than are followed is still seen, its later words unknown
+            head = _common_head([b.value for b in bs if b is not None and b.value is not None], len(bs), reason, sp)
+            merged = out.vars[name] = Binding(name, head or _hole_word(reason, sp), exported, sp, False, "script")
             if (
                 labels is not None
                 and len(bs) <= MAX_PATHS
@@ -3516,6 +3520,26 @@ def _at(ctx: _Ctx) -> str:
     return f" ({ctx.iteration})" if ctx.iteration else ""
 
 
+def _common_head(values: list[Word], n: int, reason: str, span: Span) -> Optional[Word]:
+    """The words all ``n`` paths' values start with (known text up to a blank, the blank
+    included), then one unknown part: None when a path has no value or they share fewer
+    than two whole words (a path or a port is unknown whole)."""
+    if len(values) != n or not values:
+        return None
+    texts = [w.value[: min((h.at for h in w.holes), default=len(w.value))] for w in values]
+    k = len(os.path.commonprefix(texts))
+    longer = [j for j, t in enumerate(texts) if len(t) > k]
+    if longer and all(len(t) == k or t[k] in " \t\n" for t in texts):
+        j = longer[0]  # the blank after the common words, from a value that has it
+    else:
+        k = max(texts[0].rfind(" ", 0, k), texts[0].rfind("\t", 0, k))
+        j = 0
+    if k <= 0 or len(texts[0][:k].split()) < 2:
+        return None
+    head = _cut(values[j], 0, k + 1, False)
+    return Word(head.value, head.span, head.raw, head.runs, (Hole(k + 1, reason, span),), head.quoted)
+
+
 def _option_with_value(w: Word) -> bool:
     """``--name=VALUE`` whose value only vcfg cannot compute (the name is known)."""
     known = w.value[: min(h.at for h in w.holes)] if w.holes else w.value
@@ -3574,6 +3598,9 @@ def _chain_paths(
         ):
             for pb, plabel in before:
                 value = pb.value if pb is not None else caller
+                if mark.at and value is not None:
+                    # the merged value kept the words all paths start with (`_common_head`)
+                    value = _cut(value, mark.at, len(value.value), True)
                 out.append((b._replace(value=_put_value(b.value, mark, value)), f"{plabel} and {label}"))
         else:
             out.append((b, label))

@@ -128,6 +128,12 @@ class _Acc:
                     j += 1
                 if self.started:
                     self.brk()
+                # a hole between two separators is a field of its own (any number of
+                # words, none included): `2 <unknown> --x` keeps its middle
+                for k in sorted(k for k in hole_at if i < k < j):
+                    h = hole_at.pop(k)
+                    self.holes.append(Hole(self.n, h.reason, h.span, True))
+                    self.brk()
                 i = j
                 continue
             j = i
