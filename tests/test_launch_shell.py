@@ -653,6 +653,15 @@ def test_quoted_heredoc_and_tab_stripping():
             ["--model", "m"],
         ),  # fmt: skip
         ("apptainer exec --nv vllm.sif vllm serve m", SERVE, "vllm serve", ["m"]),
+        # a detached screen session, a tmux session's command, keys typed into a pane
+        ("screen -dmS vllm vllm serve m --port 8001", SERVE, "vllm serve", ["m", "--port", "8001"]),
+        ('tmux new-session -d -s vllm "vllm serve m --port 8001"', SERVE, "vllm serve", ["m", "--port", "8001"]),
+        (
+            'tmux -S $SOCK send-keys -t "$S:0.$I" "vllm serve m --port $P" C-m',
+            SERVE,
+            "vllm serve",
+            ["m", "--port", None],
+        ),  # fmt: skip
         # an operand vcfg cannot compute: the command after it is still the launch
         ('taskset -c "${first}-${last}" nohup vllm serve m', SERVE, "vllm serve", ["m"]),
         (
@@ -789,3 +798,9 @@ def test_windows_line_endings_are_reported():
         ("split-command", 2, 3),
     ]
     assert [[w.text for w in i.args] for i in p.invocations] == [["m", "\r"]]
+
+
+def test_keys_typed_without_enter_run_nothing():
+    assert plan('tmux send-keys -t vllm "vllm serve m"\n').invocations == ()
+    (inv,) = plan('tmux send-keys -t vllm "vllm serve m" Enter\n').invocations
+    assert inv.wrappers == ("tmux",) and not inv.inherits_env

@@ -119,6 +119,13 @@ MAX_CALLS = 8
 #: A launch whose words an ``if`` on an input changed is read once per path, for at
 #: most this many paths (more: its words are unknown).
 MAX_PATHS = 8
+#: tmux commands whose trailing words are a shell command they run, and their options
+#: that take a value
+_TMUX_RUNS = frozenset({"new-session", "new", "new-window", "neww", "split-window", "splitw",
+                        "respawn-pane", "respawnp", "respawn-window", "respawnw"})  # fmt: skip
+_TMUX_VALUED = frozenset({"-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-l", "-p", "-f"})
+#: the keys of ``tmux send-keys`` that press Enter
+_TMUX_ENTER = frozenset({"C-m", "Enter", "KPEnter", "C-j"})
 #: a `case` pattern that matches itself only (no glob, quote or expansion)
 _PLAIN_PATTERN = re.compile(r"[A-Za-z0-9_.,:/=+@%-]+")
 #: Larger inputs are not parsed at all: the one size cap of every reader (20 MiB)
@@ -198,14 +205,19 @@ _NAME_AT = lazy(rb"[A-Za-z_][A-Za-z0-9_]*")
 # --------------------------------------------------------------------------- interpreter
 
 
-def _past_options(argv: Sequence[Word], i: int, valued: Callable[[str], bool]) -> Optional[int]:
+def _past_options(
+    argv: Sequence[Word], i: int, valued: Callable[[str], bool], unknown_operand: bool = False
+) -> Optional[int]:
     """The index of the first operand at or after ``i`` (past the options and a
     ``--``; an option for which ``valued`` holds takes the next word), or None when a
-    word before it is not known."""
+    word before it is not known (``unknown_operand``: a word vcfg cannot compute that
+    does not start with ``-`` is the first operand, as a string with a variable in it)."""
     n = len(argv)
     while i < n:
         t = argv[i].text
         if t is None:
+            if unknown_operand and not argv[i].value.startswith("-") and not argv[i].may_split:
+                return i
             return None
         if t == "--":
             return i + 1
@@ -2315,6 +2327,9 @@ class _Interp(Arith):
             if b == "ssh" and i + 1 < n:
                 self.ssh(argv[i:], ctx, span)
                 return
+            if b == "tmux" and i + 1 < n:
+                self.tmux(argv[i:], ctx, span)
+                return
             if b == "ray" and [w.text for w in argv[i + 1 : i + 3]] == ["job", "submit"]:
                 self.ray_job_submit(argv[i + 3 :], ctx, span, redirects)
                 return
@@ -2436,6 +2451,43 @@ class _Interp(Arith):
         before = len(self.invocations)
         self.run_nested(remote, ctx._replace(container=True), span, "ssh")
         self._run_elsewhere(before, "ssh")
+
+    def tmux(self, argv: list[Word], ctx: _Ctx, span: Span) -> None:
+        """``tmux new-session -d -s NAME "CMD"`` (also ``new-window``, ``split-window``,
+        ``respawn-pane``) runs CMD in a shell; ``tmux send-keys -t PANE "CMD" C-m`` types
+        CMD into a pane's shell and runs it when Enter follows.  On this machine, in the
+        environment of the tmux server (not known to be the script's)."""
+        i = _past_options(argv, 1, lambda t: t in ("-L", "-S", "-f", "-c", "-T"))
+        if i is None or i >= len(argv) or argv[i].text is None:
+            return
+        sub = argv[i].text
+        if sub in _TMUX_RUNS:
+            j = _past_options(argv, i + 1, lambda t: t in _TMUX_VALUED, unknown_operand=True)
+            words = argv[j:] if j is not None else []
+            if not words:
+                return
+            acc = _Acc()
+            for k, w in enumerate(words):
+                if k:
+                    acc.text(" ", [Run(acc.n, 1, w.span, False)])
+                acc.word(w, False)
+        elif sub in ("send-keys", "send"):
+            j = _past_options(argv, i + 1, lambda t: t in ("-t", "-N", "-c"), unknown_operand=True)
+            words = argv[j:] if j is not None else []
+            if not words or words[-1].text not in _TMUX_ENTER:
+                return  # typed, not run
+            acc = _Acc()
+            for w in words:
+                if w.text in _TMUX_ENTER:
+                    acc.text("\n", [Run(acc.n, 1, w.span, False)])
+                else:
+                    acc.word(w, False)
+        else:
+            return
+        script = acc.finish(span, "")[0]
+        before = len(self.invocations)
+        self.run_nested(script, ctx._replace(container=True), span, "tmux")
+        self._run_elsewhere(before, "tmux")
 
     def ray_job_submit(self, argv: list[Word], ctx: _Ctx, span: Span, redirects: list[str]) -> None:
         """``ray job submit [options] [--] COMMAND...``: the command runs on the Ray

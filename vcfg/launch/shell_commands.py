@@ -62,6 +62,12 @@ WRAPPERS: dict[str, Wrapper] = {
     "xargs": Wrapper(),
     "timeout": Wrapper(frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
     "taskset": Wrapper(operands=1),
+    # `screen -dmS NAME CMD...`: a detached session on this machine running CMD
+    "screen": Wrapper(
+        frozenset(
+            {"-S", "-dmS", "-mdS", "-dS", "-mS", "-DmS", "-c", "-t", "-p", "-T", "-e", "-Logfile", "-logfile", "-h"}
+        )
+    ),  # fmt: skip
     # SLURM's srun runs the command on the job's nodes (another machine: `vcfg.lint.rules._hosts`),
     # with the script's environment (its default --export=ALL)
     "srun": Wrapper(
