@@ -73,6 +73,18 @@ def test_launch_show_names_the_field_a_negative_option_sets_and_an_unknown_model
     assert "  --enforce-eager = true\n" in r.output
 
 
+def test_launch_show_counts_the_engines_as_lint_does(tmp_path):
+    """A benchmark client and a proxy are launches `launch show` lists; `vcfg lint`'s
+    summary counts the vLLM engines: the header says both when they differ."""
+    f = tmp_path / "s.sh"
+    f.write_text("vllm serve m --port 8000 &\nvllm bench serve --model m --port 8000\n")
+    r = run("launch", "show", "--vllm-version", "0.33.0", f)
+    assert r.output.startswith(f"{f}: 2 launch(es) (1 vLLM engine), checked against vllm 0.33.0\n"), r.output
+    f.write_text("vllm serve m --port 8000\n")
+    r = run("launch", "show", "--vllm-version", "0.33.0", f)
+    assert r.output.startswith(f"{f}: 1 launch(es), checked against vllm 0.33.0\n"), r.output
+
+
 def test_launch_show_says_a_ray_head(tmp_path):
     f = tmp_path / "values.yaml"
     f.write_text("servingEngineSpec:\n  modelSpec:\n  - name: a\n    modelURL: m\n    raySpec:\n      enabled: true\n")

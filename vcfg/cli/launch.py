@@ -76,7 +76,12 @@ def launch_show(path: str, version: Optional[str], fmt: str, why: bool) -> None:
 
         write(dumps(doc, indent=2))
         return
-    write(f"{path}: {len(plan.invocations)} launch(es), checked against vllm {cat.vllm_version}")
+    from vcfg.launch.model import ENGINE_KINDS
+
+    engines = sum(1 for inv in plan.invocations if inv.kind in ENGINE_KINDS)
+    # `vcfg lint` counts the vLLM engines; the others here are proxies and benchmark clients
+    of = f" ({engines} vLLM engine{'s' if engines != 1 else ''})" if engines != len(plan.invocations) else ""
+    write(f"{path}: {len(plan.invocations)} launch(es){of}, checked against vllm {cat.vllm_version}")
     write("  " + describe_choice(choice, short=True))
     if len(members) > 1:
         write("deployment: " + ", ".join(members))
