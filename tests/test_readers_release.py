@@ -110,6 +110,24 @@ def test_a_pip_pin_chooses_the_release_when_no_image_tag_does(tmp_path):
     assert _codes(res) == [("VC002", 2, 39)] and res.summary.vllm_version == "0.33.0"
 
 
+def test_a_pin_through_a_variable_the_file_sets_once(tmp_path):
+    """`VLLM_VERSION=0.13.0` then `pip install vllm==${VLLM_VERSION}` (bytedance/UI-TARS'
+    README): the release is 0.13.0; a variable set to two releases, or not set by the
+    file, pins nothing."""
+    from vcfg.catalog import store
+
+    s = tmp_path / "serve.sh"
+    s.write_text("VLLM_VERSION=0.13.0\npip install vllm==${VLLM_VERSION}\nvllm serve m --swap-space 4\n")
+    res = lint_paths([str(s)], None, config=LintConfig())
+    assert _codes(res) == [] and res.summary.version_note == "from the pin vllm==0.13.0 (line 1)"
+    for text in (
+        'VLLM_VERSION="0.13.0"\n[ "$NEW" ] && VLLM_VERSION=0.14.0\npip install "vllm==$VLLM_VERSION"\n',
+        "pip install vllm==${VLLM_VERSION}\n",
+    ):
+        s.write_text(text + "vllm serve m --swap-space 4\n")
+        assert lint_paths([str(s)], None, config=LintConfig()).summary.vllm_version == store.newest_bundled(), text
+
+
 def test_what_is_not_a_pin_of_one_release(tmp_path):
     from vcfg.catalog import store
 

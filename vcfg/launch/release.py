@@ -115,20 +115,32 @@ _PIN = re.compile(r"(?<![\w.-])vllm(?:\[[\w,\s-]*\])?\s*==\s*v?(\d+\.\d+\.\d+)(?
 _PIN_BYTES = re.compile(_PIN.pattern.encode(), re.I)
 
 
+#: ``vllm==${VLLM_VERSION}`` (``$VLLM_VERSION``), and the file's ``VLLM_VERSION=0.9.2``
+_VAR_PIN_BYTES = re.compile(rb"(?<![\w.-])vllm(?:\[[\w,\s-]*\])?\s*==\s*\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", re.I)
+_SET_BYTES = rb"""(?:^|[\s;&|(])(?:export[ \t]+|ARG[ \t]+|ENV[ \t]+)?%s=["']?v?(\d+\.\d+\.\d+)["']?(?=[\s;&|)]|$)"""
+
+
 def file_pin(data: bytes, path: str) -> Optional[Any]:
     """The one ``vllm==X.Y.Z`` release a file pins (a `Word` with its position), or
-    None: no pin, or pins of different releases."""
+    None: no pin, or pins of different releases.  A pin through a variable the file
+    sets once (``VLLM_VERSION=0.9.2`` ... ``pip install vllm==${VLLM_VERSION}``) is that
+    release, written as ``vllm==0.9.2`` at the assignment's value."""
     if b"==" not in data:
-        return None
-    found = list(_PIN_BYTES.finditer(data))
-    if not found or len({m.group(1) for m in found}) != 1:
         return None
     from vcfg.launch.model import LineIndex, Run, Word
 
-    m = found[0]
-    sp = LineIndex(data, path).span(m.start(), m.end())
-    text = m.group(0).decode("utf-8", "surrogateescape")
-    return Word(text, sp, text, (Run(0, len(text), sp, True),))
+    found = [(m.group(1), m.start(), m.end(), m.group(0), True) for m in _PIN_BYTES.finditer(data)]
+    for m in _VAR_PIN_BYTES.finditer(data):
+        sets = list(re.finditer(_SET_BYTES % re.escape(m.group(1)), data, re.M))
+        if len({a.group(1) for a in sets}) == 1:
+            a = sets[0]
+            found.append((a.group(1), a.start(1), a.end(1), b"vllm==" + a.group(1), False))
+    if not found or len({v for v, *_ in found}) != 1:
+        return None
+    _v, start, end, raw, exact = min(found, key=lambda f: f[1])
+    sp = LineIndex(data, path).span(start, end)
+    text = raw.decode("utf-8", "surrogateescape")
+    return Word(text, sp, text, (Run(0, len(text), sp, exact),))
 
 
 #: vllm/vllm-openai ran the API server module (``python3 -m
