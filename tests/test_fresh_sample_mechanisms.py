@@ -80,6 +80,20 @@ def test_a_block_of_options_half_of_which_are_another_servers_is_not_a_launch(tm
     assert _lint(f) == [("VC001", 18, 1)]
 
 
+def test_an_option_with_its_json_on_a_line_of_a_block_of_options(tmp_path):
+    """gpustack's Backend Parameters: `--speculative-config={"method":"mtp",...}` on a line
+    of its own is the option and its JSON (a settings field passes it whole), not what
+    bash would make of the unquoted braces; positions stay the file's."""
+    f = tmp_path / "guide.md"
+    f.write_text(
+        '```bash\n--speculative-config={"method":"mtp","num_speculative_tokens":4}\n'
+        '--kv-transfer-config {"kv_connector":"NixlConnector","kv_role":"kv_consumer"}\n--max-num-seqz 4\n```\n'
+    )
+    (inv,) = read_plan(str(f), f.read_bytes()).invocations
+    assert '--speculative-config={"method":"mtp","num_speculative_tokens":4}' in [w.text for w in inv.args]
+    assert _lint(f) == [("VC001", 4, 1)]
+
+
 def test_docker_run_of_an_image_of_a_vllm_organisation_is_not_vllm(tmp_path):
     """guidellm's README: ``docker run ghcr.io/vllm-project/guidellm`` with only ``-e``
     options runs guidellm; the image's own name says whether it is a build of vLLM."""

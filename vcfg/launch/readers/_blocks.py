@@ -98,6 +98,10 @@ def _words(text: str) -> list[str]:
         return joined.split()
 
 
+#: a line that is one option and its JSON value (``--x={"a":"b"}``, ``--x [1, 2]``)
+_JSON_LINE = re.compile(r"(--[A-Za-z0-9][\w.-]*[= ])(\{.*\}|\[.*\])[ \t]*$")
+
+
 def _flags_block(path: str, data: bytes, lines: list[str], a: int, b: int, off: int) -> list[Any]:
     """``vllm serve "$MODEL" <the block's lines joined>``: each line of options is one
     more part of the same argument list."""
@@ -124,7 +128,18 @@ def _flags_block(path: str, data: bytes, lines: list[str], a: int, b: int, off: 
         end = start + len(stripped.encode("utf-8", "surrogateescape"))
         if stripped.strip():
             sp = li.span(start, end)
-            parts.append(Word(stripped, sp, stripped, (Run(0, len(stripped), sp, stripped.isascii()),)))
+            word = Word(stripped, sp, stripped, (Run(0, len(stripped), sp, stripped.isascii()),))
+            m = _JSON_LINE.match(stripped)
+            if m and '"' in m.group(2) and "'" not in m.group(2):
+                # `--speculative-config={"method":"mtp"}` on a line of its own: an option
+                # with its JSON, as a settings field takes it (gpustack's Backend
+                # Parameters), not the words bash would make of it; quoted as a shell
+                # line that means that would be
+                k, e = m.start(2), m.end(2)
+                q = Word("'", sp, "'", (Run(0, 1, sp, False),))
+                parts.extend([word.slice(0, k), q, word.slice(k, e), q, word.slice(e, len(stripped))])
+            else:
+                parts.append(word)
             parts.append(Word(" ", li.span(end, end), " ", (Run(0, 1, li.span(end, end), False),)))
         pos += len(raw)
     script = _join(parts, parts[0])
