@@ -409,6 +409,12 @@ def test_a_command_string_grown_on_more_paths_than_are_followed_keeps_its_common
     src = 'CMD="vllm serve /repository --host 0.0.0.0 --port 80"\n' + ifs + "eval $CMD\n"
     (inv,) = serves(src)
     assert texts(inv) == ["/repository", "--host", "0.0.0.0", "--port", "80", None]
+    # an unknown part every path holds at the same place is common too: the words after
+    # it stay known (`--tensor-parallel-size '$NUM_SHARD' --dtype auto`)
+    src2 = src.replace("--port 80", "--port 80 --tensor-parallel-size '$(nproc)' --dtype auto")
+    (inv,) = serves(src2)
+    assert texts(inv) == ["/repository", "--host", "0.0.0.0", "--port", "80", "--tensor-parallel-size", None,
+                          "--dtype", "auto", None]  # fmt: skip
     # a fifth: the last decision's two paths, each with the earlier ones' words unknown
     # in the middle (an unknown between blanks is a field of its own, never dropped)
     five = src.replace("eval $CMD\n", 'if [ "$A4" = true ]; then\n  CMD="$CMD --x5"\nfi\neval $CMD\n')

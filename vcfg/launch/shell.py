@@ -3573,15 +3573,27 @@ def _at(ctx: _Ctx) -> str:
 
 
 def _common_head(values: list[Word], n: int, reason: str, span: Span) -> Optional[Word]:
-    """The words all ``n`` paths' values start with (known text up to a blank, the blank
-    included), then one unknown part: None when a path has no value or they share fewer
-    than two whole words (a path or a port is unknown whole)."""
+    """The words all ``n`` paths' values start with (up to a blank, the blank included;
+    an unknown part they all hold at the same place, from the same source, is common
+    too), then one unknown part: None when a path has no value or they share fewer than
+    two whole words (a path or a port is unknown whole)."""
     if len(values) != n or not values:
         return None
-    texts = [w.value[: min((h.at for h in w.holes), default=len(w.value))] for w in values]
+    texts = [w.value for w in values]
     k = len(os.path.commonprefix(texts))
+    # the unknown parts before k must be the same ones in every value
+    first = {(h.at, h.reason, h.span) for h in values[0].holes if h.at <= k}
+    for w in values[1:]:
+        mine = {(h.at, h.reason, h.span) for h in w.holes if h.at <= k}
+        if mine != first:
+            k = min([k, *(at for at, _, _ in mine ^ first)])
+            first = {x for x in first if x[0] < k}
     longer = [j for j, t in enumerate(texts) if len(t) > k]
-    if longer and all(len(t) == k or t[k] in " \t\n" for t in texts):
+    if (
+        longer
+        and all(len(t) == k or t[k] in " \t\n" for t in texts)
+        and not any(h.at == k for w in values for h in w.holes)
+    ):
         j = longer[0]  # the blank after the common words, from a value that has it
     else:
         k = max(texts[0].rfind(" ", 0, k), texts[0].rfind("\t", 0, k))
@@ -3589,7 +3601,7 @@ def _common_head(values: list[Word], n: int, reason: str, span: Span) -> Optiona
     if k <= 0 or len(texts[0][:k].split()) < 2:
         return None
     head = _cut(values[j], 0, k + 1, False)
-    return Word(head.value, head.span, head.raw, head.runs, (Hole(k + 1, reason, span),), head.quoted)
+    return head._replace(holes=(*head.holes, Hole(k + 1, reason, span)))
 
 
 def _option_with_value(w: Word) -> bool:
@@ -3636,7 +3648,7 @@ def _chain_paths(
     merged, before, _ = prior
     if merged.value is None or not merged.value.holes:
         return pairs
-    mark = merged.value.holes[0]
+    mark = merged.value.holes[-1]  # its own: the last (`_common_head` keeps the common ones before it)
     # a path of the earlier decision that left the variable to the caller: its value there
     caller = _hole_word(f"${name} is not set by this script", mark.span)
     out: list[tuple[Optional[Binding], str]] = []
