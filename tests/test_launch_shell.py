@@ -804,3 +804,18 @@ def test_keys_typed_without_enter_run_nothing():
     assert plan('tmux send-keys -t vllm "vllm serve m"\n').invocations == ()
     (inv,) = plan('tmux send-keys -t vllm "vllm serve m" Enter\n').invocations
     assert inv.wrappers == ("tmux",) and not inv.inherits_env
+
+
+def test_a_tmux_pane_keeps_what_was_typed_into_it():
+    """ChristopherCho/MultiNode-vLLM-serve types `export CUDA_VISIBLE_DEVICES=...` into a
+    pane, then the launch: the launch has it; another pane, and the script, do not."""
+    src = (
+        "export VLLM_LOGGING_LEVEL=DEBUG\n"
+        'tmux send-keys -t s:0.0 "export CUDA_VISIBLE_DEVICES=1" C-m\n'
+        'tmux send-keys -t s:0.0 "vllm serve m --port 8001" C-m\n'
+        'tmux send-keys -t s:0.1 "vllm serve m --port 8002" C-m\n'
+        "vllm serve m --port 8003\n"
+    )
+    a, b, c = plan(src).invocations
+    assert {k: v.value.text for k, v in a.env.items()} == {"CUDA_VISIBLE_DEVICES": "1"}
+    assert b.env == {} and "CUDA_VISIBLE_DEVICES" not in c.env and "VLLM_LOGGING_LEVEL" in c.env

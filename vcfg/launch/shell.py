@@ -271,6 +271,8 @@ class _Interp(Arith):
         #: the unknown parts of strings run by eval / bash -c (`mask_holes`): the value
         #: of ``${__vcfg_hole_K}`` is hole_words[K]
         self.hole_words: list[Word] = []
+        #: the shell of each tmux pane keys are typed into (`tmux`): by the target as written
+        self.panes: dict[str, _State] = {}
         self.decisions = 0
         #: ids of nodes a misparsed word before them took (`_bare_dollar`)
         self.consumed: set[int] = set()
@@ -2461,6 +2463,7 @@ class _Interp(Arith):
         if i is None or i >= len(argv) or argv[i].text is None:
             return
         sub = argv[i].text
+        pane = ""  # the target keys are typed into, as written
         if sub in _TMUX_RUNS:
             j = _past_options(argv, i + 1, lambda t: t in _TMUX_VALUED, unknown_operand=True)
             words = argv[j:] if j is not None else []
@@ -2476,6 +2479,10 @@ class _Interp(Arith):
             words = argv[j:] if j is not None else []
             if not words or words[-1].text not in _TMUX_ENTER:
                 return  # typed, not run
+            end = j if j is not None else i + 1
+            pane = next(
+                (argv[k + 1].raw or argv[k + 1].value for k in range(i + 1, end - 1) if argv[k].text == "-t"), ""
+            )
             acc = _Acc()
             for w in words:
                 if w.text in _TMUX_ENTER:
@@ -2486,7 +2493,18 @@ class _Interp(Arith):
             return
         script = acc.finish(span, "")[0]
         before = len(self.invocations)
-        self.run_nested(script, ctx._replace(container=True), span, "tmux")
+        # a shell of its own, whose environment is the tmux server's (not known); a pane
+        # keeps what earlier keys typed into it set and exported (`send-keys "export
+        # CUDA_VISIBLE_DEVICES=1" C-m`, then the launch)
+        saved = (self.st, self.environ)
+        self.st = _State() if sub in _TMUX_RUNS else self.panes.get(pane, _State())
+        self.environ = None
+        try:
+            self.run_nested(script, ctx._replace(container=False), span, "tmux")
+        finally:
+            if sub not in _TMUX_RUNS:
+                self.panes[pane] = self.st
+            self.st, self.environ = saved
         self._run_elsewhere(before, "tmux")
 
     def ray_job_submit(self, argv: list[Word], ctx: _Ctx, span: Span, redirects: list[str]) -> None:
