@@ -2034,12 +2034,7 @@ class _Interp(Arith):
     def b_eval(self, args: list[Word], prefixes: list[tuple[str, Word, Span]], ctx: _Ctx, span: Span) -> None:
         if not args:
             return
-        acc = _Acc()
-        for k, w in enumerate(args):
-            if k:
-                acc.text(" ", [Run(acc.n, 1, w.span, False)])
-            acc.word(w, False)
-        word = acc.finish(span, "")[0]
+        word = _spaced(args, span)
         if not word.known and not (word.value.strip() and self.run_nested(word, ctx, span, "eval")):
             self.unknown("eval", f"eval of a string vcfg cannot compute ({word.describe_unknown()})", span, env=True)
             self.event("unknown", None, None, False, span, ctx)
@@ -2438,12 +2433,7 @@ class _Interp(Arith):
         rest = argv[i + 1 :]
         if host is None or not rest:
             return
-        acc = _Acc()
-        for k, w in enumerate(rest):
-            if k:
-                acc.text(" ", [Run(acc.n, 1, w.span, False)])
-            acc.word(w, False)
-        remote = acc.finish(span, "")[0]
+        remote = _spaced(rest, span)
         if not remote.known:
             if any((w.text or w.value).find("vllm") >= 0 for w in rest):
                 self.unknown(
@@ -2469,11 +2459,7 @@ class _Interp(Arith):
             words = argv[j:] if j is not None else []
             if not words:
                 return
-            acc = _Acc()
-            for k, w in enumerate(words):
-                if k:
-                    acc.text(" ", [Run(acc.n, 1, w.span, False)])
-                acc.word(w, False)
+            script = _spaced(words, span)
         elif sub in ("send-keys", "send"):
             j = _past_options(argv, i + 1, lambda t: t in ("-t", "-N", "-c"), unknown_operand=True)
             words = argv[j:] if j is not None else []
@@ -2489,9 +2475,9 @@ class _Interp(Arith):
                     acc.text("\n", [Run(acc.n, 1, w.span, False)])
                 else:
                     acc.word(w, False)
+            script = acc.finish(span, "")[0]
         else:
             return
-        script = acc.finish(span, "")[0]
         before = len(self.invocations)
         # a shell of its own, whose environment is the tmux server's (not known); a pane
         # keeps what earlier keys typed into it set and exported (`send-keys "export
@@ -3626,6 +3612,17 @@ def _option_with_value(w: Word) -> bool:
     """``--name=VALUE`` whose value only vcfg cannot compute (the name is known)."""
     known = w.value[: min(h.at for h in w.holes)] if w.holes else w.value
     return known.startswith("-") and "=" in known
+
+
+def _spaced(words: Sequence[Word], span: Span) -> Word:
+    """``words`` joined with a blank between each two: the string bash re-reads
+    (``eval a b``, ``ssh HOST a b``, ``tmux new-session a b``)."""
+    acc = _Acc()
+    for k, w in enumerate(words):
+        if k:
+            acc.text(" ", [Run(acc.n, 1, w.span, False)])
+        acc.word(w, False)
+    return acc.finish(span, "")[0]
 
 
 def _list_items(node: Any) -> list[Any]:
