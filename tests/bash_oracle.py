@@ -44,7 +44,7 @@ REAL = (
     "basename", "dirname", "mkdir", "touch", "tee", "rm", "cp", "mv", "ls", "env", "expr",
     "mktemp", "realpath", "readlink", "xargs", "bash", "sh", "printf", "echo", "true",
     "false", "test", "[", "id", "whoami", "date", "jq", "paste", "rev", "fold", "yes",
-    "ln", "chmod", "cmp", "diff", "find",
+    "ln", "chmod", "cmp", "diff", "find", "getopt",
 )  # fmt: skip
 #: programs that always get a stub, whether or not the script names them statically
 STUBS = (
@@ -53,7 +53,7 @@ STUBS = (
     "hostname", "ip", "ifconfig", "ssh", "scp", "srun", "sbatch", "ray", "pip", "uv", "git",
     "lsof", "ss", "netstat", "nc", "ping", "ps", "free", "nproc", "lscpu", "rocm-smi",
     "huggingface-cli", "hf", "vllm-router", "redis-server", "etcd", "nats-server",
-    "mooncake_master",
+    "mooncake_master", "tmux", "screen",
 )  # fmt: skip
 #: wrappers that run the rest of their arguments: name -> options that take a value
 WRAPPERS = {
@@ -341,7 +341,7 @@ def _unmap(path: str, work: Path) -> str:
 
 # --------------------------------------------------------------------------- comparison
 
-_CONTAINER = ("docker", "podman", "ssh", "srun", "kubectl", "sudo")
+_CONTAINER = ("docker", "podman", "ssh", "srun", "kubectl", "sudo", "tmux", "screen")
 #: a redirection token of a ``sh -c`` string read with shlex (``>``, ``2>&1``, ``&>>``)
 _REDIRECT = re.compile(r"\d*(>>?|<|&>>?)(&\d)?")
 _PY = re.compile(r"python(\d+(\.\d+)?)?\Z")
@@ -357,6 +357,11 @@ def is_vllm_record(r: dict[str, Any]) -> bool:
         return any(a.startswith(("vllm", "-mvllm")) for a in head) or any(
             a.endswith("benchmark_serving.py") for a in argv[1:3]
         )
+    if prog == "tmux":
+        # what the pane's shell runs: keys typed with Enter, or a session's command
+        # (a session named vllm is no launch)
+        words = tmux_words(argv)
+        return bool(words) and is_vllm_record({"argv": words})
     if prog in _CONTAINER:
         if not any("vllm" in a for a in argv[1:]):
             return False
@@ -394,6 +399,36 @@ def ssh_remote_words(argv: list[str]) -> list[str]:
         return shlex.split(" ".join(argv[i + 1 :]))
     except ValueError:
         return argv[i + 1 :]
+
+
+def tmux_words(argv: list[str]) -> list[str]:
+    """The words the pane's shell runs for ``tmux [options] send-keys [-t T] KEYS... C-m``
+    (the keys but the Enter ones, read again with shlex), or the command words of
+    ``tmux new-session|new-window ... CMD...``."""
+    import shlex
+
+    enter = {"C-m", "Enter", "KPEnter", "C-j"}
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in ("-L", "-S", "-f", "-c", "-T") else 1
+    sub, i = (argv[i] if i < len(argv) else ""), i + 1
+    valued = (
+        ("-t", "-N") if sub in ("send-keys", "send") else ("-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-l", "-p")
+    )
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in valued else 1
+    if sub in ("send-keys", "send"):
+        if not argv[i:] or argv[-1] not in enter:
+            return []  # typed, not run
+        keys = [a for a in argv[i:] if a not in enter]
+    elif sub in ("new-session", "new", "new-window", "neww", "split-window", "splitw"):
+        keys = argv[i:]
+    else:
+        return []
+    try:
+        return shlex.split(" ".join(keys))
+    except ValueError:
+        return keys
 
 
 def container_commands(argv: list[str]) -> list[list[str]]:
@@ -549,6 +584,8 @@ def compare(path: str, run: BashRun, plan: Any, catalog_names: set[str]) -> Comp
             mine = list(inv.command[program_index(inv) :])
             if argv[0] == "ssh":
                 ok = words_match(mine, ssh_remote_words(argv))
+            elif argv[0] == "tmux":
+                ok = words_match(mine, tmux_words(argv))
             elif container:
                 ok = any(words_match(mine, cand) for cand in container_commands(argv))
             else:
@@ -637,6 +674,29 @@ CALLS: dict[str, list[tuple[tuple[str, ...], dict[str, str]]]] = {
         ((), {"CONTIGUOUS_PA": "True"}),
         ((), {"ASYNC_SCHEDULING": "1"}),
         ((), {"CONTIGUOUS_PA": "True", "ASYNC_SCHEDULING": "1"}),
+    ],
+    # its usage: <role> <node1 ip> [rpc port] [model] [backend] [dp] [local dp] [tp] [api servers|start rank]
+    "real/bash/uccl/launch_vllm.sh": [
+        (("head", "10.0.0.1"), {}),
+        (("worker", "10.0.0.1", "13345", "m", "allgather_reducescatter", "2", "1", "8", "1"), {}),
+    ],
+    # its usage: <role> <prefill head ip> <decode head ip> [start rank]
+    "real/bash/uccl/launch_vllm_pd_intel_nic.sh": [
+        (("prefill-head", "10.0.0.1", "10.0.0.2"), {}),
+        (("decode-worker", "10.0.0.1", "10.0.0.2", "1"), {}),
+        (("proxy", "10.0.0.1", "10.0.0.2"), {}),
+    ],
+    # its usage: [--port P] [--model M] [--tp N] vllm|sglang
+    "real/bash/kvcached/start_server.sh": [(("--port", "8000", "--tp", "2", "vllm"), {})],
+    # MODEL_PATH and VLLM_API_KEY are required (it refuses to start without them)
+    "real/bash/vllm-multi-gpu-launcher/launch_vllm.sh": [((), {"MODEL_PATH": "/models/m", "VLLM_API_KEY": "k"})],
+    # its options: -m model (-t tensor parallel size); the rest from its .env (not here); one
+    # GPU, so one pane (vcfg reads the loop over a slice of the ports once)
+    "real/bash/MultiNode-vLLM-serve/main.sh": [
+        (
+            ("-m", "/models/m"),
+            {"START_PORT": "8000", "NUM_GPUS_PER_NODE": "1", "LOG_DIR": "/tmp/logs", "TMUX_SESSION_NAME": "vllm"},
+        )
     ],
     # its usage: docker_image head_node_address --head|--worker path_to_hf_home
     "real/negative/docker-run/vllm-run_cluster.sh": [

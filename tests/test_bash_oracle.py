@@ -35,6 +35,10 @@ CANNOT_RUN = {
     "real/bash/tpu-inference/run_disagg_multi_host.sh": "bash exited 1",
     # after its launch: the pipeline's tee cannot open logs/ (the container has it)
     "real/bash/vllm-gaudi/template_vllm_server.sh": "tee: logs/vllm_server.log",
+    # it exits before its launches: the nvidia-smi stub lists no GPUs
+    "real/bash/vllm-multi-gpu-launcher/launch_vllm.sh": "No GPUs detected by nvidia-smi",
+    # it exits before its launches: no AWS EFA library (/opt/amazon/ofi-nccl) here
+    "real/bash/uccl/launch_vllm.sh": "bash exited 1",
 }
 
 

@@ -137,3 +137,11 @@ def test_star_in_quotes_joins_the_unknown_tail_into_one_word():
     (inv,) = serves(src)
     assert shape(inv) == ["m", "--served-model-name", "?"]
     assert inv.args[2].value.startswith("a b")
+
+
+def test_array_slices_with_known_offsets_and_lengths():
+    """`${A[@]:0:$N}`, `${A[@]:$OFF}` (ChristopherCho/MultiNode-vLLM-serve's port pool):
+    the elements bash gives; an offset vcfg cannot compute leaves the slice unknown."""
+    src = 'A=(a b c d)\nN=2\nvllm serve m --x "${A[@]:0:$N}" --y "${A[@]:$N}" --z "${A[@]: -1}" "${A[@]:$Q}"\n'
+    (inv,) = serves(src)
+    assert shape(inv)[1:] == ["--x", "a", "b", "--y", "c", "d", "--z", "d", "?"]

@@ -3231,6 +3231,39 @@ class _Interp(Arith):
             return
         acc.word(w, not quoted, self.st.ifs)
 
+    def slice_words(self, arr: Sequence[Word], operand: list[Any], sp: Span) -> Optional[list[Word]]:
+        """``arr[offset:offset+length]`` of ``${A[@]:offset:length}`` (a negative offset
+        counts from the end), or None when either is not known."""
+        ow = self._operand(operand, True, sp)
+        if not ow.known:
+            return None
+        parts = ow.value.split(":")
+        if len(parts) > 2:
+            return None
+
+        def num(x: str) -> Optional[int]:
+            x = x.strip()
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", x):  # a name is its variable's value
+                v = self._var_word(x, sp)
+                return self.arith_text(v.text) if v is not None and v.known else None
+            return self.arith_text(x) if x else None
+
+        nums = [num(x) for x in parts]
+        if any(x is None for x in nums):
+            return None
+        off = nums[0]
+        assert off is not None
+        if off < 0:
+            off = max(len(arr) + off, 0)
+        out = list(arr[off:])
+        if len(nums) > 1:
+            n = nums[1]
+            assert n is not None
+            if n < 0:
+                return None  # a negative length (from the end): not followed
+            out = out[:n]
+        return out
+
     def _positional_all(self, acc: _Acc, name: str, quoted: bool, sp: Span) -> None:
         pos = self.st.positional
         if pos is None:
@@ -3314,6 +3347,12 @@ class _Interp(Arith):
                     return
                 if prefix_op == "!":
                     arr = tuple(_synth(str(k), sp) for k in range(len(arr)))
+                if op == ":" and prefix_op is None and _first_open(arr) is None:
+                    # ${A[@]:offset[:length]}: both arithmetic (`0:$N`, `$((i*2)):2`)
+                    sliced = self.slice_words(arr, operand, sp)
+                    if sliced is not None:
+                        self._array_words(acc, sliced, quoted and it == "@", quoted, sp)
+                        return
                 if op is not None:
                     acc.hole(f"{self.text(node)}", sp, not quoted)
                     return
