@@ -5,8 +5,9 @@ splitting, and the output of the few pure commands vcfg computes (``seq``,
 
 from __future__ import annotations
 
+import os
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence
 
 from vcfg.launch.model import Hole, Run, Span, Word
 from vcfg.regex import lazy
@@ -460,3 +461,61 @@ def _split_fields(w: Word, ifs: str) -> list[Word]:
     if start < n:
         out.append(w.slice(start, n))
     return out
+
+
+def _common_head(values: list[Word], n: int, reason: str, span: Span) -> Optional[Word]:
+    """The words all ``n`` paths' values start with (up to a blank, the blank included;
+    an unknown part they all hold at the same place, from the same source, is common
+    too), then one unknown part: None when a path has no value or they share fewer than
+    two whole words (a path or a port is unknown whole)."""
+    if len(values) != n or not values:
+        return None
+    texts = [w.value for w in values]
+    k = len(os.path.commonprefix(texts))
+    # the unknown parts before k must be the same ones in every value
+    first = {(h.at, h.reason, h.span) for h in values[0].holes if h.at <= k}
+    for w in values[1:]:
+        mine = {(h.at, h.reason, h.span) for h in w.holes if h.at <= k}
+        if mine != first:
+            k = min([k, *(at for at, _, _ in mine ^ first)])
+            first = {x for x in first if x[0] < k}
+    longer = [j for j, t in enumerate(texts) if len(t) > k]
+    if (
+        longer
+        and all(len(t) == k or t[k] in " \t\n" for t in texts)
+        and not any(h.at == k for w in values for h in w.holes)
+    ):
+        j = longer[0]  # the blank after the common words, from a value that has it
+    else:
+        k = max(texts[0].rfind(" ", 0, k), texts[0].rfind("\t", 0, k))
+        j = 0
+    if k <= 0 or len(texts[0][:k].split()) < 2:
+        return None
+    head = _cut(values[j], 0, k + 1, False)
+    return head._replace(holes=(*head.holes, Hole(k + 1, reason, span)))
+
+
+def _option_with_value(w: Word) -> bool:
+    """``--name=VALUE`` whose value only vcfg cannot compute (the name is known)."""
+    known = w.value[: min(h.at for h in w.holes)] if w.holes else w.value
+    return known.startswith("-") and "=" in known
+
+
+def _spaced(words: Sequence[Word], span: Span) -> Word:
+    """``words`` joined with a blank between each two: the string bash re-reads
+    (``eval a b``, ``ssh HOST a b``, ``tmux new-session a b``)."""
+    acc = _Acc()
+    for k, w in enumerate(words):
+        if k:
+            acc.text(" ", [Run(acc.n, 1, w.span, False)])
+        acc.word(w, False)
+    return acc.finish(span, "")[0]
+
+
+def _positional(words: Sequence[Word]) -> Optional[list[Word]]:
+    """The positional parameters ``set -- WORDS`` gives; None (unknown) when a word may
+    be any number of words (``eval set -- "$(getopt ...)"``: then neither ``$#`` nor what
+    ``shift`` leaves is known)."""
+    if any(w.may_split and not w.known for w in words):
+        return None
+    return list(words)
