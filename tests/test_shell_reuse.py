@@ -221,3 +221,28 @@ def test_stray_keywords_are_looked_for_on_the_lines_that_hold_a_keyword_only():
             assert got == want, (data[:80], lo, hi)
             found += len(want)
     assert found > 1000
+
+
+def test_a_script_that_types_into_tmux_panes_resumes_as_a_fresh_read():
+    """The shell of a tmux pane keeps what keys typed into it exported; a read resumed
+    after those keys (an edit further down) gives the launch the same environment."""
+    text = (
+        b'tmux send-keys -t s:0 "export CUDA_VISIBLE_DEVICES=1" C-m\n'
+        b"echo between\n"
+        b'tmux send-keys -t s:0 "vllm serve m --port 8001" C-m\n'
+        b"echo end\n"
+    )
+    edited = text.replace(b"echo end", b"echo ended")
+    check("panes.sh", [text, edited, edited.replace(b"8001", b"8002")])
+
+
+def test_paths_of_arrays_and_pinned_case_subjects_survive_a_resumed_read():
+    """`case "$ROLE"` branches appending to an array, an `if` on the same role after an
+    edit: a resumed read forks the launch per path as a fresh read does."""
+    text = (
+        b'ROLE="$1"\nARGS=(-tp 2)\ncase "$ROLE" in\n  head) ARGS+=(--port 8000) ;;\n'
+        b"  worker) ARGS+=(--headless) ;;\n  *) exit 1 ;;\nesac\necho x\n"
+        b'if [ "$ROLE" = head ]; then vllm serve m "${ARGS[@]}"; else vllm serve m "${ARGS[@]}" -dp 2; fi\n'
+    )
+    edited = text.replace(b"echo x", b"echo y")
+    check("roles.sh", [text, edited, edited.replace(b"-dp 2", b"-dp 4")])

@@ -285,9 +285,11 @@ def _counters(interp: Any) -> tuple[Any, ...]:
 def _at_top(interp: Any, environ: Any) -> bool:
     """Whether the interpreter is between two top-level statements of the script
     itself, with nothing a snapshot cannot hold (a function from an ``eval`` or a
-    sourced file, a node id consumed by a misparsed word)."""
+    sourced file, a node id consumed by a misparsed word, the shells of tmux panes keys
+    were typed into)."""
     return (
         not interp.sourcing
+        and not interp.panes
         and not interp.call_stack
         and not interp.sites
         and not interp.locals_stack
