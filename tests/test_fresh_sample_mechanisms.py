@@ -94,6 +94,21 @@ def test_an_option_with_its_json_on_a_line_of_a_block_of_options(tmp_path):
     assert _lint(f) == [("VC001", 4, 1)]
 
 
+def test_another_servers_block_exports_nothing_to_a_later_vllm_block(tmp_path):
+    """An engine comparison (zai-org/GLM-5's ascend guide): the SGLang section's `export
+    CUDA_VISIBLE_DEVICES=0` belongs to SGLang's example, not to the vLLM section's launch
+    (a false VC203: tp 4 with one GPU visible); a setup block before it still reaches it."""
+    f = tmp_path / "guide.md"
+    f.write_text(
+        "## Setup\n\n```bash\nexport VLLM_LOGGING_LEVEL=DEBUG\n```\n\n## SGLang\n\n```bash\n"
+        "export CUDA_VISIBLE_DEVICES=0\npython3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 1\n```\n\n"
+        "## vLLM\n\n```bash\nvllm serve Qwen/Qwen3-8B --tensor-parallel-size 4\n```\n"
+    )
+    (inv,) = read_plan(str(f), f.read_bytes()).invocations
+    assert "CUDA_VISIBLE_DEVICES" not in inv.env and inv.env["VLLM_LOGGING_LEVEL"].value.text == "DEBUG"
+    assert _lint(f) == []
+
+
 def test_docker_run_of_an_image_of_a_vllm_organisation_is_not_vllm(tmp_path):
     """guidellm's README: ``docker run ghcr.io/vllm-project/guidellm`` with only ``-e``
     options runs guidellm; the image's own name says whether it is a build of vLLM."""

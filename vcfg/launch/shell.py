@@ -3886,6 +3886,12 @@ def markdown_fence(line: str) -> Optional[re.Match[str]]:
     return m
 
 
+#: a command of another inference server (`python -m sglang.launch_server`, TGI's
+#: launcher, TensorRT-LLM's and LMDeploy's servers), and a word naming vLLM
+_OTHER_SERVER = re.compile(
+    rb"\bsglang\.launch_server\b|\btext-generation-launcher\b|\btrtllm-serve\b|\blmdeploy\s+serve\b"
+)
+_VLLM_WORD = re.compile(rb"vllm", re.I)
 _STRICT_LANGS = {"bash", "sh", "shell", "zsh"}
 
 
@@ -3923,6 +3929,12 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
             if lang in _STRICT_LANGS:
                 strict.append((block_start, start))
             if lang in _SHELL_LANGS:
+                block = data[block_start:start]
+                if _OTHER_SERVER.search(block) and not _VLLM_WORD.search(block):
+                    # another server's example (SGLang's section of an engine comparison):
+                    # what it exports is that server's, not a later vLLM block's
+                    for k in range(block_start, start):
+                        out[k] = 0x0A if data[k] == 0x0A else 0x20
                 # `:` where the closing fence is: a block's unfinished command (a `<tp>`
                 # placeholder that ends a line is a redirection missing its file) takes
                 # that word, not the next block's first words
