@@ -21,13 +21,16 @@ def did_you_mean(word: str, candidates: Iterable[str], n: int = 1, cutoff: float
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(word)
     found: list[tuple[float, str]] = []
+    floor = -1.0  # the n-th best ratio so far, once there are n
     for bound, x in bounded:
-        if len(found) >= n and bound < heapq.nlargest(n, found)[-1][0]:
+        if bound < floor:
             break
         matcher.set_seq1(x)
         score = matcher.ratio()
         if score >= cutoff:
             found.append((score, x))
+            if len(found) >= n:
+                floor = heapq.nlargest(n, found)[-1][0]
     return [x for _score, x in heapq.nlargest(n, found)]
 
 
