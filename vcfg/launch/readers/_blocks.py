@@ -73,14 +73,13 @@ def _mostly_vllm_options(body: list[str], ctx: ReadContext) -> bool:
     if not names:
         return False
     cat = _catalog(ctx)
-    known = [n for n in names if _is_option(cat, n)]
-    if not known:
-        return False
     others = [n for n in names if not _is_option(cat, n)]
+    if len(others) == len(names):
+        return False
     if not others:
         return True
     longs = [o[2:] for o in cat.long_options()]
-    strangers = sum(1 for n in others if not did_you_mean(n.partition("=")[0], longs))
+    strangers = sum(1 for n in others if not did_you_mean(n, longs))
     return strangers * 2 < len(names)
 
 
