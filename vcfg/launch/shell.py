@@ -58,11 +58,16 @@ from vcfg.launch.shell_commands import (
     _SSH_VALUED,
     _STOPS,
     CONTAINERS,
+    OTHER_SERVER,
     RAY_JOB_SUBMIT_VALUED,
     RUNNERS,
     SHELLS,
+    TMUX_ENTER,
+    TMUX_RUNS,
+    TMUX_VALUED,
     VLLM_LAUNCHES,
     VLLM_PROGRAMS,
+    VLLM_WORD,
     WRAPPERS,
     _basename,
     _endpoints,
@@ -123,13 +128,6 @@ MAX_CALLS = 8
 #: A launch whose words an ``if`` on an input changed is read once per path, for at
 #: most this many paths (more: its words are unknown).
 MAX_PATHS = 8
-#: tmux commands whose trailing words are a shell command they run, and their options
-#: that take a value
-_TMUX_RUNS = frozenset({"new-session", "new", "new-window", "neww", "split-window", "splitw",
-                        "respawn-pane", "respawnp", "respawn-window", "respawnw"})  # fmt: skip
-_TMUX_VALUED = frozenset({"-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-l", "-p", "-f"})
-#: the keys of ``tmux send-keys`` that press Enter
-_TMUX_ENTER = frozenset({"C-m", "Enter", "KPEnter", "C-j"})
 #: a `case` pattern that matches itself only (no glob, quote or expansion)
 _PLAIN_PATTERN = re.compile(r"[A-Za-z0-9_.,:/=+@%-]+")
 #: Larger inputs are not parsed at all: the one size cap of every reader (20 MiB)
@@ -2458,8 +2456,8 @@ class _Interp(Arith):
             return
         sub = argv[i].text
         pane = ""  # the target keys are typed into, as written
-        if sub in _TMUX_RUNS:
-            j = _past_options(argv, i + 1, lambda t: t in _TMUX_VALUED, unknown_operand=True)
+        if sub in TMUX_RUNS:
+            j = _past_options(argv, i + 1, lambda t: t in TMUX_VALUED, unknown_operand=True)
             words = argv[j:] if j is not None else []
             if not words:
                 return
@@ -2467,7 +2465,7 @@ class _Interp(Arith):
         elif sub in ("send-keys", "send"):
             j = _past_options(argv, i + 1, lambda t: t in ("-t", "-N", "-c"), unknown_operand=True)
             words = argv[j:] if j is not None else []
-            if not words or words[-1].text not in _TMUX_ENTER:
+            if not words or words[-1].text not in TMUX_ENTER:
                 return  # typed, not run
             end = j if j is not None else i + 1
             pane = next(
@@ -2475,7 +2473,7 @@ class _Interp(Arith):
             )
             acc = _Acc()
             for w in words:
-                if w.text in _TMUX_ENTER:
+                if w.text in TMUX_ENTER:
                     acc.text("\n", [Run(acc.n, 1, w.span, False)])
                 else:
                     acc.word(w, False)
@@ -2487,12 +2485,12 @@ class _Interp(Arith):
         # keeps what earlier keys typed into it set and exported (`send-keys "export
         # CUDA_VISIBLE_DEVICES=1" C-m`, then the launch)
         saved = (self.st, self.environ)
-        self.st = _State() if sub in _TMUX_RUNS else self.panes.get(pane, _State())
+        self.st = _State() if sub in TMUX_RUNS else self.panes.get(pane, _State())
         self.environ = None
         try:
             self.run_nested(script, ctx._replace(container=False), span, "tmux")
         finally:
-            if sub not in _TMUX_RUNS:
+            if sub not in TMUX_RUNS:
                 self.panes[pane] = self.st
             self.st, self.environ = saved
         self._run_elsewhere(before, "tmux")
@@ -2574,7 +2572,7 @@ class _Interp(Arith):
                     skipped = True
                     i += 1
                     continue
-                if v and not v.startswith("-") and not argv[i].holes[0].at == 0:
+                if v and not v.startswith("-") and argv[i].holes[0].at != 0:
                     break  # the image, its tag unknown (nvcr.io/nvidia/vllm:${VERSION})
                 return
             if not t.startswith("-"):
@@ -3886,13 +3884,9 @@ def markdown_fence(line: str) -> Optional[re.Match[str]]:
     return m
 
 
-#: a command of another inference server (`python -m sglang.launch_server`, TGI's
-#: launcher, TensorRT-LLM's and LMDeploy's servers), and a word naming vLLM
-_OTHER_SERVER = re.compile(
-    rb"\bsglang\.launch_server\b|\btext-generation-launcher\b|\btrtllm-serve\b|\blmdeploy\s+serve\b"
-)
-_VLLM_WORD = re.compile(rb"vllm", re.I)
 _STRICT_LANGS = {"bash", "sh", "shell", "zsh"}
+#: every byte a blank but newlines: a document outside its shell blocks, byte for byte
+_BLANKED = bytes(0x0A if b == 0x0A else 0x20 for b in range(256))
 
 
 def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> LaunchPlan:
@@ -3901,9 +3895,7 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
     admonitions too).  Everything outside the blocks is blanked, byte for
     byte, so positions are the file's own; ``$ `` prompts are dropped."""
     data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
-    out = bytearray(len(data))
-    for i, b in enumerate(data):
-        out[i] = 0x0A if b == 0x0A else 0x20
+    out = bytearray(data.translate(_BLANKED))
     strict: list[tuple[int, int]] = []
     pos = 0
     fence: Optional[bytes] = None
@@ -3930,11 +3922,10 @@ def parse_markdown(text: bytes | str, path: str = "<markdown>", **kw: Any) -> La
                 strict.append((block_start, start))
             if lang in _SHELL_LANGS:
                 block = data[block_start:start]
-                if _OTHER_SERVER.search(block) and not _VLLM_WORD.search(block):
+                if OTHER_SERVER.search(block) and not VLLM_WORD.search(block):
                     # another server's example (SGLang's section of an engine comparison):
                     # what it exports is that server's, not a later vLLM block's
-                    for k in range(block_start, start):
-                        out[k] = 0x0A if data[k] == 0x0A else 0x20
+                    out[block_start:start] = block.translate(_BLANKED)
                 # `:` where the closing fence is: a block's unfinished command (a `<tp>`
                 # placeholder that ends a line is a redirection missing its file) takes
                 # that word, not the next block's first words
@@ -3994,9 +3985,7 @@ def parse_blocks(
     As `parse_markdown`: everything outside the blocks is blanked byte for byte (an
     indented body keeps its columns), prompts dropped; blocks of another language
     are left out."""
-    out = bytearray(len(data))
-    for i, b in enumerate(data):
-        out[i] = 0x0A if b == 0x0A else 0x20
+    out = bytearray(data.translate(_BLANKED))
     strict: list[tuple[int, int]] = []
     lines = data.splitlines(keepends=True)
     for lang, a, b, off in blocks:

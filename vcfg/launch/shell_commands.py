@@ -201,6 +201,21 @@ RAY_JOB_SUBMIT_VALUED = frozenset(
     }
 )
 
+#: tmux commands whose trailing words are a shell command they run, and their options
+#: that take a value
+TMUX_RUNS = frozenset({"new-session", "new", "new-window", "neww", "split-window", "splitw",
+                       "respawn-pane", "respawnp", "respawn-window", "respawnw"})  # fmt: skip
+TMUX_VALUED = frozenset({"-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-l", "-p", "-f"})
+#: the keys of ``tmux send-keys`` that press Enter
+TMUX_ENTER = frozenset({"C-m", "Enter", "KPEnter", "C-j"})
+#: a command of another inference server (`python -m sglang.launch_server`, TGI's
+#: launcher, TensorRT-LLM's and LMDeploy's servers), and a word naming vLLM, in a
+#: document's shell block
+OTHER_SERVER = re.compile(
+    rb"\bsglang\.launch_server\b|\btext-generation-launcher\b|\btrtllm-serve\b|\blmdeploy\s+serve\b"
+)
+VLLM_WORD = re.compile(rb"vllm", re.I)
+
 #: shells whose ``-c STRING`` is read as a script
 SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
 #: container engines whose ``run``/``exec``/``create`` start a command
